@@ -1,0 +1,22 @@
+"""ocgkb: a rulings knowledge base and Q&A tool over the Chinese Yu-Gi-Oh! OCG rule texts.
+
+The library does everything the command line does::
+
+    from ocgkb import store, search
+    kb = store.open_kb()              # builds on first use
+    hits = search.search(kb, "cost算不算卡片的效果")
+"""
+
+__version__ = "0.1.0"
+
+
+class OcgkbError(Exception):
+    """Base of every error ocgkb reports to a user as a one-line message."""
+
+
+class SourceError(OcgkbError):
+    """A source document is missing, unreadable or not UTF-8."""
+
+
+class OntologyError(OcgkbError):
+    """The curated files in kb/ are malformed."""

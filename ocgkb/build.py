@@ -1,0 +1,505 @@
+"""Building the knowledge base: parse every source, link, index, write atomically.
+
+The database is written beside its final place and renamed into it, so an
+interrupted or failed build leaves the previous knowledge base as it was.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import re
+import time
+from collections import Counter, defaultdict
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from . import OntologyError, paths, sources
+from .dates import find_dates, has_wiki_source
+from .model import KINDS, ParsedDocument, Passage, Section
+from .names import CardFinder, NameRules, bracket_mentions
+from .normalize import Normalizer, load_repairs, squash
+from .ontology import Ontology
+from .rulebook import read_rulebook
+from .tokenize import Segmenter, bigrams, latin_words
+from .topics import read_topics
+
+SCHEMA_VERSION = "1"
+Progress = Callable[[str], None]
+
+
+@dataclass
+class BuildReport:
+    db_path: Path
+    counts: dict[str, int] = field(default_factory=dict)
+    duplicates: list[str] = field(default_factory=list)
+    unresolved: list[str] = field(default_factory=list)
+    damaged: list[str] = field(default_factory=list)
+    notes: list[str] = field(default_factory=list)
+    seconds: float = 0.0
+
+    def as_dict(self) -> dict:
+        return {
+            "db_path": str(self.db_path),
+            "counts": self.counts,
+            "duplicates": self.duplicates,
+            "unresolved": self.unresolved,
+            "damaged": self.damaged,
+            "notes": self.notes,
+            "seconds": round(self.seconds, 3),
+        }
+
+
+BUILD_STEPS = ("read", "parse", "names", "concepts", "links", "duplicates", "index", "write")
+
+
+def build(
+    db_path: Path | None = None,
+    data_dir: Path | None = None,
+    kb_dir: Path | None = None,
+    progress: Progress | None = None,
+) -> BuildReport:
+    """Build the knowledge base into `db_path` and return the build report."""
+    started = time.perf_counter()
+    db_path = Path(db_path or paths.default_db_path())
+    data_dir = Path(data_dir or paths.data_dir())
+    kb_dir = Path(kb_dir or paths.kb_dir())
+    step = progress or (lambda name: None)
+    report = BuildReport(db_path)
+
+    step("read")
+    documents = sources.read_manifest(data_dir)
+    texts = {doc.name: doc.read() for doc in documents}
+    for doc in documents:
+        actual = sources.sha256_bytes(texts[doc.name].encode("utf-8"))
+        if doc.sha256_expected and actual != doc.sha256_expected:
+            report.notes.append(f"{doc.file} differs from the copy recorded in the manifest")
+    normalize = Normalizer(load_repairs(kb_dir))
+    ontology = Ontology.load(kb_dir, normalize)
+    concept_terms = [t for c in ontology.concepts.values() for t in c.terms]
+    rules = NameRules.load(kb_dir, concept_terms)
+    synonyms = load_synonyms(kb_dir, normalize)
+
+    step("parse")
+    parsed = [_parse(doc, texts[doc.name]) for doc in documents]
+    for doc in parsed:
+        for note in doc.notes:
+            (report.duplicates if note.startswith("duplicate dropped") else report.notes).append(note)
+    passages = [p for doc in parsed for p in doc.passages]
+    sections = [s for doc in parsed for s in doc.sections]
+    search_text = {p.id: normalize(p.text) for p in passages}
+    for doc in documents:
+        repaired = normalize.repaired_count(texts[doc.name])
+        if repaired:
+            report.damaged.append(f"{doc.file}: {repaired} corrupted characters repaired in the search form")
+    for p in passages:
+        if p.flags:
+            report.damaged.append(f"{p.id} ({p.doc}:{p.line}): {', '.join(p.flags)}")
+
+    step("names")
+    names = _collect_names(passages, search_text, rules, normalize)
+    dates = _collect_dates(passages, names.kinds)
+
+    step("concepts")
+    titles = {s.number: s.title for s in sections}
+    concept_rows = _tag_concepts(passages, search_text, titles, ontology, normalize)
+
+    step("links")
+    links = _links(parsed, passages, ontology, normalize, report)
+
+    step("duplicates")
+    dup_of = _near_duplicates(passages, search_text)
+    if dup_of:
+        report.duplicates.append(f"{len(dup_of)} passages are near-twins of another and merged into it in search")
+
+    step("index")
+    segmenter = Segmenter([*concept_terms, *(n for n, k in names.kinds.items() if k == "card")])
+    fts_rows, vocabulary = _index_rows(passages, search_text, titles, segmenter, normalize)
+
+    report.counts = _counts(passages, sections, names, dates, ontology, concept_rows, links)
+    report.seconds = time.perf_counter() - started
+
+    step("write")
+    tmp = db_path.with_name(f"{db_path.name}.building-{os.getpid()}")
+    db_path.parent.mkdir(parents=True, exist_ok=True)
+    try:
+        _write(
+            tmp,
+            documents=documents,
+            texts=texts,
+            sections=sections,
+            passages=passages,
+            search_text=search_text,
+            dup_of=dup_of,
+            names=names,
+            dates=dates,
+            concepts=ontology,
+            concept_rows=concept_rows,
+            links=links,
+            fts_rows=fts_rows,
+            vocabulary=vocabulary,
+            normalize=normalize,
+            fingerprint=sources.fingerprint(data_dir, kb_dir, SCHEMA_VERSION),
+            synonyms=synonyms,
+            report=report,
+        )
+        os.replace(tmp, db_path)
+    finally:
+        tmp.unlink(missing_ok=True)
+
+    report.seconds = time.perf_counter() - started
+    return report
+
+
+def _parse(doc: sources.SourceDocument, text: str) -> ParsedDocument:
+    if doc.parser == "rulebook":
+        return read_rulebook(text, doc.name, doc.file, doc.title)
+    kind = "ruling" if doc.parser == "rulings" else "paragraph"
+    return read_topics(text, doc.name, doc.file, doc.title, kind, doc.headings)
+
+
+@dataclass
+class _Names:
+    kinds: dict[str, str]  # name → card | archetype
+    mentions: list[tuple[str, str, str]]  # (passage id, name, how)
+
+
+def _collect_names(
+    passages: list[Passage], search_text: dict[str, str], rules: NameRules, normalize: Normalizer
+) -> _Names:
+    kinds: dict[str, str] = {}
+    mentions: list[tuple[str, str, str]] = []
+    seen: set[tuple[str, str]] = set()
+    for p in passages:
+        for m in bracket_mentions(p.text, rules):
+            if m.kind in ("card", "archetype"):
+                kinds[m.name] = "card" if m.kind == "card" or kinds.get(m.name) == "card" else "archetype"
+                if (p.id, m.name) not in seen:
+                    seen.add((p.id, m.name))
+                    mentions.append((p.id, m.name, "bracket"))
+    # Cards written without 「」 (the wiki, the guide's “黑洞”): matched in search form.
+    by_form = {squash(normalize(n)): n for n, k in kinds.items() if k == "card"}
+    finder = CardFinder(by_form)
+    for p in passages:
+        for form in finder.find(squash(search_text[p.id])):
+            name = by_form[form]
+            if (p.id, name) not in seen:
+                seen.add((p.id, name))
+                mentions.append((p.id, name, "bare"))
+    return _Names(kinds, mentions)
+
+
+def _collect_dates(passages: list[Passage], kinds: dict[str, str]) -> list[dict]:
+    rows = []
+    for p in passages:
+        for position, mention in enumerate(find_dates(p.text)):
+            card = mention.card if mention.card in kinds else None
+            rows.append({"passage_id": p.id, "date": mention.iso, "raw": mention.raw, "card": card, "position": position})
+    return rows
+
+
+def _tag_concepts(
+    passages: list[Passage],
+    search_text: dict[str, str],
+    titles: dict[str, str],
+    ontology: Ontology,
+    normalize: Normalizer,
+) -> list[dict]:
+    """A passage is about a concept its text names (`text`), or that its section
+    title names or whose defining sections hold it (`context`)."""
+    defined_in: dict[str, set[str]] = defaultdict(set)
+    for concept in ontology.concepts.values():
+        for number in concept.sections:
+            defined_in[number].add(concept.id)
+    title_tags = {number: set(ontology.tag(normalize(title))) for number, title in titles.items()}
+    rows = []
+    for p in passages:
+        in_text = set(ontology.tag(search_text[p.id]))
+        in_context = set()
+        if p.section:
+            in_context = title_tags.get(p.section, set()) | defined_in.get(p.section, set())
+        for cid in sorted(in_text | in_context):
+            rows.append({"passage_id": p.id, "concept": cid, "how": "text" if cid in in_text else "context"})
+    return rows
+
+
+def _links(
+    parsed: list[ParsedDocument],
+    passages: list[Passage],
+    ontology: Ontology,
+    normalize: Normalizer,
+    report: BuildReport,
+) -> list[dict]:
+    rows: list[dict] = []
+    known_sections = {s.number for doc in parsed for s in doc.sections}
+    for doc in parsed:
+        for s in doc.sections:
+            if s.parent:
+                rows.append({"src": f"section:{s.parent}", "dst": f"section:{s.number}", "relation": "parent_of"})
+    relation_of = {"example": "illustrates", "subitem": "part_of", "note": "annotates"}
+    for p in passages:
+        if p.section:
+            rows.append({"src": f"passage:{p.id}", "dst": f"section:{p.section}", "relation": "in_section"})
+        if p.parent:
+            rows.append({"src": f"passage:{p.id}", "dst": f"passage:{p.parent}", "relation": relation_of.get(p.kind, "part_of")})
+    # 详见X / 见X: a topic or section titled X, else a concept named X.
+    by_title: dict[str, str] = {}
+    for doc in parsed:
+        for s in doc.sections:
+            by_title.setdefault(squash(normalize(s.title)), s.number)
+    for p in passages:
+        for target in p.refs:
+            key = squash(normalize(target))
+            number = by_title.get(key) or by_title.get(re.sub(r"类$", "", key))
+            concept = ontology.lookup(target)
+            if number:
+                rows.append({"src": f"passage:{p.id}", "dst": f"section:{number}", "relation": "refers_to"})
+            elif concept:
+                rows.append({"src": f"passage:{p.id}", "dst": f"concept:{concept.id}", "relation": "refers_to"})
+            elif "详见" in p.text or p.doc == "rulings":
+                report.unresolved.append(f"{p.id} ({p.doc}:{p.line}): 见{target}")
+    for concept in ontology.concepts.values():
+        for other in concept.related:
+            rows.append({"src": f"concept:{concept.id}", "dst": f"concept:{other}", "relation": "related_concept"})
+        for number in concept.sections:
+            if number in known_sections:
+                rows.append({"src": f"concept:{concept.id}", "dst": f"section:{number}", "relation": "defined_in"})
+            else:
+                report.unresolved.append(f"concept {concept.id}: section {number} does not exist")
+    return rows
+
+
+_MARKER = re.compile(r"^(?:[●•·]|例\s*[:：]|\d+\s*[.．、])\s*")
+
+
+def _near_duplicates(passages: list[Passage], search_text: dict[str, str]) -> dict[str, str]:
+    """Passages that repeat another (the phase guide inside the tournament text…):
+    the later or weaker one points at the one to show. Ratio ≥ 92 on the text
+    without its bullet, for texts of 12 characters or more."""
+    from rapidfuzz import fuzz, process
+
+    rank = {kind: i for i, kind in enumerate(KINDS)}
+    order = sorted(range(len(passages)), key=lambda i: (rank.get(passages[i].kind, 9), i))
+    bodies = [_MARKER.sub("", squash(search_text[passages[i].id])) for i in order]
+    dup_of: dict[str, str] = {}
+    for a, body in enumerate(bodies):
+        if len(body) < 12 or passages[order[a]].id in dup_of:
+            continue
+        for _, _, b in process.extract(body, bodies, scorer=fuzz.ratio, score_cutoff=92, limit=None):
+            if b > a and len(bodies[b]) >= 12 and passages[order[b]].id not in dup_of:
+                dup_of[passages[order[b]].id] = passages[order[a]].id
+    return dup_of
+
+
+def _index_rows(
+    passages: list[Passage],
+    search_text: dict[str, str],
+    titles: dict[str, str],
+    segmenter: Segmenter,
+    normalize: Normalizer,
+) -> tuple[list[dict], Counter]:
+    vocabulary: Counter = Counter()
+    title_words: dict[str, list[str]] = {}
+    rows = []
+    for rowid, p in enumerate(passages, 1):
+        text = search_text[p.id]
+        words = segmenter.words(text)
+        context_title = titles.get(p.section or "", "") if p.doc == "rulebook" else p.topic
+        if context_title not in title_words:
+            normal_title = normalize(context_title)
+            title_words[context_title] = segmenter.words(normal_title) + bigrams(normal_title)
+        context = title_words[context_title]
+        vocabulary.update(set(words) | {w for w in context if len(w) >= 2})
+        rows.append(
+            {
+                "rowid": rowid,
+                "words": " ".join(words),
+                "grams": " ".join(bigrams(text) + latin_words(text)),
+                "context": " ".join(context),
+            }
+        )
+    return rows, vocabulary
+
+
+def _write(tmp: Path, **parts) -> None:
+    import sqlite_utils
+
+    tmp.unlink(missing_ok=True)
+    db = sqlite_utils.Database(tmp)
+    db.conn.execute("PRAGMA journal_mode=OFF")
+    db.conn.execute("PRAGMA synchronous=OFF")
+    report: BuildReport = parts["report"]
+    texts: dict[str, str] = parts["texts"]
+    normalize: Normalizer = parts["normalize"]
+
+    db["meta"].insert_all(
+        [
+            {"key": "schema_version", "value": SCHEMA_VERSION},
+            {"key": "fingerprint", "value": parts["fingerprint"]},
+            {"key": "repairs", "value": json.dumps(normalize.repairs, ensure_ascii=False)},
+            {"key": "synonyms", "value": json.dumps(parts["synonyms"], ensure_ascii=False)},
+        ],
+        pk="key",
+    )
+    db["documents"].insert_all(
+        (
+            {
+                "name": d.name,
+                "file": d.file,
+                "title": d.title,
+                "description": d.description,
+                "parser": d.parser,
+                "sha256": sources.sha256_bytes(texts[d.name].encode("utf-8")),
+                "lines": texts[d.name].count("\n") + 1,
+            }
+            for d in parts["documents"]
+        ),
+        pk="name",
+    )
+    sections: list[Section] = parts["sections"]
+    db["sections"].insert_all(
+        (
+            {"number": s.number, "title": s.title, "doc": s.doc, "parent": s.parent, "ord": i, "line": s.line}
+            for i, s in enumerate(sections)
+        ),
+        pk="number",
+    )
+    passages: list[Passage] = parts["passages"]
+    files = {d.name: d.file for d in parts["documents"]}
+    db["passages"].insert_all(
+        (
+            {
+                "rowid": i,
+                "id": p.id,
+                "doc": p.doc,
+                "file": files[p.doc],
+                "kind": p.kind,
+                "section": p.section,
+                "topic": p.topic,
+                "line": p.line,
+                "line_end": p.line_end,
+                "text": p.text,
+                "search_text": parts["search_text"][p.id],
+                "parent": p.parent,
+                "dup_of": parts["dup_of"].get(p.id),
+                "flags": json.dumps(p.flags, ensure_ascii=False) if p.flags else None,
+                "source_note": "wiki" if p.doc == "rulings" and has_wiki_source(p.text) else None,
+            }
+            for i, p in enumerate(passages, 1)
+        ),
+        pk="rowid",
+        columns={"dup_of": str, "parent": str, "flags": str, "source_note": str, "section": str},
+    )
+    db["passages"].create_index(["id"], unique=True)
+    db["dates"].insert_all(parts["dates"], columns={"card": str})
+    db["dates"].create_index(["passage_id"])
+    db["dates"].create_index(["date"])
+
+    names = parts["names"]
+    mention_counts = Counter(name for _, name, _ in names.mentions)
+    db["cards"].insert_all(_card_rows(names.kinds, mention_counts, normalize), pk="name")
+    db["char_pinyin"].insert_all(_char_pinyin_rows(), pk="char")
+    db["passage_cards"].insert_all(
+        ({"passage_id": pid, "card": name, "how": how} for pid, name, how in names.mentions)
+    )
+    db["passage_cards"].create_index(["card"])
+    db["passage_cards"].create_index(["passage_id"])
+
+    ontology: Ontology = parts["concepts"]
+    db["concepts"].insert_all(
+        (
+            {
+                "id": c.id,
+                "name_zh": c.name_zh,
+                "name_en": c.name_en,
+                "zh": json.dumps(c.zh, ensure_ascii=False),
+                "en": json.dumps(c.en, ensure_ascii=False),
+                "aliases": json.dumps(c.aliases, ensure_ascii=False),
+                "related": json.dumps(c.related),
+                "sections": json.dumps(c.sections),
+            }
+            for c in ontology.concepts.values()
+        ),
+        pk="id",
+    )
+    db["passage_concepts"].insert_all(parts["concept_rows"])
+    db["passage_concepts"].create_index(["concept"])
+    db["passage_concepts"].create_index(["passage_id"])
+    db["links"].insert_all(parts["links"])
+    db["links"].create_index(["src"])
+    db["links"].create_index(["dst"])
+
+    db.conn.execute(
+        "CREATE VIRTUAL TABLE passage_fts USING fts5(words, grams, context, tokenize='unicode61 remove_diacritics 0')"
+    )
+    db.conn.executemany(
+        "INSERT INTO passage_fts(rowid, words, grams, context) VALUES (:rowid, :words, :grams, :context)",
+        parts["fts_rows"],
+    )
+    vocabulary: Counter = parts["vocabulary"]
+    db["vocabulary"].insert_all(({"term": t, "df": n} for t, n in sorted(vocabulary.items())), pk="term")
+    db["meta"].insert({"key": "report", "value": json.dumps(report.as_dict(), ensure_ascii=False)}, replace=True)
+    db.conn.commit()
+    db.conn.execute("VACUUM")
+    db.close()
+
+
+def _card_rows(kinds: dict[str, str], mentions: Counter, normalize: Normalizer):
+    from pypinyin import Style, lazy_pinyin
+
+    for name in sorted(kinds):
+        form = squash(normalize(name))
+        syllables = [s.lower() for s in lazy_pinyin(form, style=Style.NORMAL, errors="default")]
+        syllables = [s for s in (re.sub(r"[^a-z0-9]", "", s) for s in syllables) if s]
+        yield {
+            "name": name,
+            "kind": kinds[name],
+            "search_name": form,
+            "pinyin": "".join(syllables),
+            "initials": "".join(s[0] for s in syllables),
+            "mentions": mentions[name],
+        }
+
+
+def _char_pinyin_rows():
+    """Every Chinese character's toneless reading, so a query can be compared by
+    sound (电器尾龙 → 电气尾龙) without loading pypinyin in the query process."""
+    import unicodedata
+
+    from pypinyin.pinyin_dict import pinyin_dict
+
+    for code in sorted(pinyin_dict):
+        if 0x3400 <= code <= 0x9FFF:
+            reading = pinyin_dict[code].split(",")[0]
+            plain = "".join(c for c in unicodedata.normalize("NFD", reading) if not unicodedata.combining(c))
+            yield {"char": chr(code), "pinyin": plain.replace("ü", "v").lower()}
+
+
+def load_synonyms(kb_dir: Path, normalize: Normalizer) -> dict[str, list[str]]:
+    """kb/synonyms.yaml in search form: how people ask → the texts' words."""
+    import yaml
+
+    path = kb_dir / "synonyms.yaml"
+    if not path.is_file():
+        return {}
+    try:
+        data = (yaml.safe_load(path.read_text(encoding="utf-8")) or {}).get("synonyms") or {}
+    except (OSError, UnicodeDecodeError, yaml.YAMLError, AttributeError) as exc:
+        raise OntologyError(f"cannot read {path}: {str(exc).splitlines()[0]}") from exc
+    return {squash(normalize(str(k))): [str(t) for t in v or []] for k, v in data.items()}
+
+
+def _counts(passages, sections, names, dates, ontology, concept_rows, links) -> dict[str, int]:
+    counts: dict[str, int] = dict(Counter(p.kind for p in passages))
+    counts["passages"] = len(passages)
+    counts["sections"] = sum(1 for s in sections if s.doc == "rulebook")
+    counts["topics"] = sum(1 for s in sections if s.doc != "rulebook")
+    counts["cards"] = sum(1 for k in names.kinds.values() if k == "card")
+    counts["archetypes"] = sum(1 for k in names.kinds.values() if k == "archetype")
+    counts["dated rulings"] = len({row["passage_id"] for row in dates})
+    counts["dates"] = len(dates)
+    counts["concepts"] = len(ontology.concepts)
+    counts["concept tags"] = len(concept_rows)
+    counts["links"] = len(links)
+    return counts

@@ -1,0 +1,58 @@
+"""`concept`: a rule concept with its defining clauses, relations and rulings."""
+
+from __future__ import annotations
+
+import json
+
+from .lookup import find_concept
+from .search import passage_hit
+from .store import KnowledgeBase
+
+
+def concept_view(kb: KnowledgeBase, name: str, rulings: int = 10) -> dict:
+    row = find_concept(kb, name)
+    sections = json.loads(row["sections"])
+    definitions = []
+    for number in sections:
+        for r in kb.query(
+            "SELECT p.id FROM passages p JOIN passage_concepts pc ON pc.passage_id = p.id "
+            "WHERE p.section = ? AND pc.concept = ? AND p.kind = 'clause' ORDER BY p.rowid",
+            (number, row["id"]),
+        ):
+            definitions.append(passage_hit(kb, r[0]).as_dict())
+    if not definitions:  # no defining section: the clauses that name it
+        for r in kb.query(
+            "SELECT p.id FROM passages p JOIN passage_concepts pc ON pc.passage_id = p.id "
+            "WHERE pc.concept = ? AND pc.how = 'text' AND p.kind = 'clause' ORDER BY p.rowid LIMIT 8",
+            (row["id"],),
+        ):
+            definitions.append(passage_hit(kb, r[0]).as_dict())
+    related_ids = set(json.loads(row["related"]))
+    related_ids |= {r[0].split(":", 1)[1] for r in kb.query(
+        "SELECT src FROM links WHERE dst = ? AND relation = 'related_concept'", (f"concept:{row['id']}",)
+    )}
+    related = [dict(r) for r in kb.query(
+        f"SELECT id, name_zh, name_en FROM concepts WHERE id IN ({','.join('?' * len(related_ids))}) ORDER BY id",
+        tuple(sorted(related_ids)),
+    )] if related_ids else []
+    ruling_rows = kb.query(
+        """SELECT p.id, max(d.date) AS newest FROM passages p
+           JOIN passage_concepts pc ON pc.passage_id = p.id AND pc.how = 'text'
+           JOIN dates d ON d.passage_id = p.id
+           WHERE pc.concept = ? GROUP BY p.id ORDER BY newest DESC, p.rowid LIMIT ?""",
+        (row["id"], rulings),
+    )
+    count = kb.query("SELECT count(*) FROM passage_concepts WHERE concept = ?", (row["id"],))[0][0]
+    return {
+        "id": row["id"],
+        "name_zh": row["name_zh"],
+        "name_en": row["name_en"],
+        "zh": json.loads(row["zh"]),
+        "en": json.loads(row["en"]),
+        "aliases": json.loads(row["aliases"]),
+        "sections": sections,
+        "definitions": definitions,
+        "related": related,
+        "rulings": [passage_hit(kb, r[0]).as_dict() for r in ruling_rows],
+        "passages": count,
+    }

@@ -1,0 +1,90 @@
+"""Card names: which 「」 holds a card, and finding known cards in running text.
+
+The one rule (`classify_bracket`): a 「name」 is
+- a *placeholder* when it holds ○, ?, ~ (『当作「○○」使用』),
+- a *term* when kb/terms.yaml lists it, a concept of the ontology names it,
+  it is kana only (rarity names), or it names an effect or a value (…效果, …数值),
+- an *archetype* when the words around it say so (名字带有「光道」, 「暗黑界」怪兽),
+- a *card* otherwise.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterable
+from dataclasses import dataclass, field
+from pathlib import Path
+
+import yaml
+
+from . import OntologyError, paths
+
+BRACKET = re.compile(r"「([^「」\n]{1,60})」")
+_PLACEHOLDER = re.compile(r"[○〇?？~～]")
+_KANA_ONLY = re.compile(r"^[\u3040-\u30ff・ー\s]+$")
+_EFFECT_OR_VALUE = re.compile(r"(效果|数值)$|攻击力|守备力")
+
+
+@dataclass
+class NameRules:
+    not_cards: set[str] = field(default_factory=set)
+    archetype_before: tuple[str, ...] = ()
+    archetype_after: tuple[str, ...] = ()
+
+    @classmethod
+    def load(cls, kb_dir: Path | None = None, concept_terms: Iterable[str] = ()) -> NameRules:
+        path = (kb_dir or paths.kb_dir()) / "terms.yaml"
+        try:
+            data = yaml.safe_load(path.read_text(encoding="utf-8")) or {}
+        except (OSError, yaml.YAMLError) as exc:
+            raise OntologyError(f"{path}: {exc}".splitlines()[0]) from exc
+        not_cards = {str(t) for t in data.get("not_cards") or []} | {str(t) for t in concept_terms}
+        return cls(
+            not_cards,
+            tuple(data.get("archetype_before") or ()),
+            tuple(data.get("archetype_after") or ()),
+        )
+
+    def classify_bracket(self, name: str, before: str = "", after: str = "") -> str:
+        """'card', 'archetype', 'term' or 'placeholder' for the text inside 「」."""
+        stripped = name.strip()
+        if not stripped or _PLACEHOLDER.search(stripped):
+            return "placeholder"
+        if stripped in self.not_cards or _KANA_ONLY.match(stripped) or _EFFECT_OR_VALUE.search(stripped):
+            return "term"
+        if before.endswith(self.archetype_before) or after.startswith(self.archetype_after):
+            return "archetype"
+        return "card"
+
+
+@dataclass(frozen=True)
+class NameMention:
+    name: str
+    kind: str
+    start: int
+
+
+def bracket_mentions(text: str, rules: NameRules) -> list[NameMention]:
+    """Every 「」 of a text with what it holds."""
+    mentions = []
+    for match in BRACKET.finditer(text):
+        before = text[max(0, match.start() - 6) : match.start()]
+        after = text[match.end() : match.end() + 6]
+        kind = rules.classify_bracket(match.group(1), before, after)
+        mentions.append(NameMention(match.group(1).strip(), kind, match.start()))
+    return mentions
+
+
+class CardFinder:
+    """Finds known card names written without 「」 (the wiki and the guide quote
+    cards bare or in “”): longest names first, no overlaps, at least 3 characters
+    so that a short name such as 旋风 is not found inside 银河旋风."""
+
+    def __init__(self, names: Iterable[str], min_length: int = 3) -> None:
+        longest_first = sorted({n for n in names if len(n) >= min_length}, key=lambda n: (-len(n), n))
+        self._pattern = re.compile("|".join(map(re.escape, longest_first))) if longest_first else None
+
+    def find(self, text: str) -> list[str]:
+        if self._pattern is None:
+            return []
+        return [m.group(0) for m in self._pattern.finditer(text)]

@@ -1,0 +1,43 @@
+"""Where the sources are read from and where the built knowledge base lives.
+
+A checkout reads `rulings_data/` and `kb/` beside the package; an installed wheel
+carries copies under `ocgkb/_data/`. The built database goes to the per-user cache
+unless `OCGKB_DB` (or a `--db` option) names another file.
+"""
+
+from __future__ import annotations
+
+import os
+from pathlib import Path
+
+_PACKAGE = Path(__file__).resolve().parent
+
+
+def _first_existing(*candidates: Path) -> Path:
+    for candidate in candidates:
+        if candidate.is_dir():
+            return candidate
+    return candidates[0]
+
+
+def data_dir() -> Path:
+    """The folder of source documents (`OCGKB_DATA` overrides)."""
+    if env := os.environ.get("OCGKB_DATA"):
+        return Path(env)
+    return _first_existing(_PACKAGE.parent / "rulings_data", _PACKAGE / "_data" / "rulings_data")
+
+
+def kb_dir() -> Path:
+    """The folder of curated knowledge: ontology, repairs, terms (`OCGKB_KB` overrides)."""
+    if env := os.environ.get("OCGKB_KB"):
+        return Path(env)
+    return _first_existing(_PACKAGE.parent / "kb", _PACKAGE / "_data" / "kb")
+
+
+def default_db_path() -> Path:
+    """The built knowledge base: `OCGKB_DB`, else the per-user cache."""
+    if env := os.environ.get("OCGKB_DB"):
+        return Path(env)
+    from platformdirs import user_cache_dir
+
+    return Path(user_cache_dir("ocgkb")) / "ocgkb.sqlite"

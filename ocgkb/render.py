@@ -1,0 +1,160 @@
+"""Text output for a person at a terminal: citations first, matches highlighted."""
+
+from __future__ import annotations
+
+import re
+import textwrap
+
+import click
+
+KIND_LABEL = {
+    "clause": "条款 clause",
+    "subitem": "细项 sub-item",
+    "example": "例 example",
+    "ruling": "裁定 ruling",
+    "note": "注 note",
+    "paragraph": "段落 paragraph",
+}
+
+
+def citation(hit: dict) -> str:
+    """Where a passage stands: §4.2.2 for the rulebook, topic and date for a ruling."""
+    source = hit["source"]
+    where = f"§{hit['section']}" if hit.get("section") else hit["topic"]
+    if hit.get("section") and hit["topic"]:
+        where = f"§{hit['topic']}"
+    dates = f" · {', '.join(hit['dates'])}" if hit.get("dates") else ""
+    return f"{where}{dates}  [{hit['id']} · {source['file']}:{source['line']}]"
+
+
+def highlight(text: str, words: list[str]) -> str:
+    words = sorted({w for w in words if len(w) >= 2 and w in text}, key=len, reverse=True)
+    if not words:
+        return text
+    pattern = re.compile("|".join(map(re.escape, words)))
+    return pattern.sub(lambda m: click.style(m.group(0), fg="yellow", bold=True), text)
+
+
+def _indent(text: str, prefix: str = "   ") -> str:
+    return "\n".join(prefix + line for line in text.splitlines())
+
+
+def _flags(hit: dict) -> str:
+    return click.style(f"   ⚠ damaged in the source: {', '.join(hit['flags'])}", fg="red") if hit.get("flags") else ""
+
+
+def render_hits(kb, query: str, hits: list) -> str:
+    if not hits:
+        return f"No passage answers {query!r}."
+    from .search import plan_query
+
+    plan = plan_query(kb, query)
+    words = plan.words + plan.expansions
+    out = []
+    for rank, hit in enumerate(hits, 1):
+        h = hit.as_dict() if hasattr(hit, "as_dict") else hit
+        out.append(click.style(f"{rank}. {citation(h)}", bold=True) + click.style(f"  {KIND_LABEL.get(h['kind'], h['kind'])}", dim=True))
+        out.append(_indent(highlight(h["text"], words)))
+        if flags := _flags(h):
+            out.append(flags)
+    return "\n".join(out)
+
+
+def render_answer(kb, result: dict) -> str:
+    hits = result["hits"]
+    if not hits:
+        return f"No passage answers {result['query']!r}. Try other words, or `ocgkb search`."
+    words = result["plan"]["words"] + result["plan"]["expansions"]
+    out = []
+    for rank, h in enumerate(hits, 1):
+        out.append(click.style(f"{rank}. {citation(h)}", bold=True) + click.style(f"  {KIND_LABEL.get(h['kind'], h['kind'])}", dim=True))
+        out.append(_indent(highlight(h["text"], words)))
+        if flags := _flags(h):
+            out.append(flags)
+        for example in h["examples"]:
+            out.append(_indent(click.style(example["text"], fg="cyan"), "     "))
+        for ruling in h["rulings"]:
+            out.append(click.style(f"     ↳ {ruling['topic']} · {', '.join(ruling['dates'])}  [{ruling['id']}]", dim=True))
+            out.append(_indent(textwrap.shorten(ruling["text"], 160, placeholder="…"), "       "))
+        tags = []
+        if h["concepts"]:
+            tags.append("concepts: " + ", ".join(h["concepts"]))
+        if h["cards"]:
+            tags.append("cards: " + "、".join(h["cards"][:6]))
+        if tags:
+            out.append(click.style("   " + " · ".join(tags), dim=True))
+        out.append("")
+    return "\n".join(out).rstrip()
+
+
+def render_section(view: dict) -> str:
+    crumb = " › ".join(f"{c['number']} {c['title']}" for c in view["breadcrumb"])
+    out = [click.style(crumb or f"{view['number']} {view['title']}", bold=True)]
+    for p in view["passages"]:
+        marker = {"example": "   ", "subitem": "   "}.get(p["kind"], "")
+        label = p["id"].split("/", 1)[-1] if view["doc"] == "rulebook" else p["id"]
+        out.append(f"{marker}{click.style(label, dim=True)} {p['text']}")
+    if view["tree"]:
+        out.append(click.style("\nSections below:", bold=True))
+        out += [f"{'  ' * t['depth']}{t['number']} {t['title']}" for t in view["tree"]]
+    if view["defines"]:
+        out.append(click.style("\nDefines: ", bold=True) + ", ".join(f"{c['name_zh']} ({c['name_en']})" for c in view["defines"]))
+    if view["concepts"]:
+        out.append(click.style("Concepts: ", bold=True) + ", ".join(f"{c['name_zh']} ({c['name_en']})" for c in view["concepts"][:10]))
+    if view["rulings"]:
+        out.append(click.style("\nRulings on these concepts:", bold=True))
+        for r in view["rulings"]:
+            out.append(f"  {', '.join(r['dates'])}  {textwrap.shorten(r['text'], 150, placeholder='…')}  [{r['id']}]")
+    if view["referred_by"]:
+        out.append(click.style("Referred to by: ", bold=True) + ", ".join(view["referred_by"]))
+    return "\n".join(out)
+
+
+def render_card(view: dict) -> str:
+    top, *others = view["matches"]
+    out = [click.style(f"{top['name']}", bold=True) + click.style(f"  (match {top['score']:.0f}, {top['how']})", dim=True)]
+    if others:
+        out.append(click.style("also close: ", dim=True) + ", ".join(f"{m['name']} ({m['score']:.0f})" for m in others))
+    if not view["rulings"]:
+        out.append("No passage mentions this card.")
+    for r in view["rulings"]:
+        out.append("")
+        out.append(click.style(citation(r), bold=True))
+        out.append(_indent(highlight(r["text"], [top["name"]])))
+    return "\n".join(out)
+
+
+def render_concept(view: dict) -> str:
+    names = " / ".join(dict.fromkeys([*view["zh"], *view["en"]]))
+    out = [click.style(f"{view['name_zh']} · {view['name_en']}", bold=True), click.style(f"names: {names}", dim=True)]
+    if view["aliases"]:
+        out.append(click.style(f"also: {', '.join(view['aliases'])}", dim=True))
+    if view["sections"]:
+        out.append(f"defined in: {', '.join('§' + s for s in view['sections'])}")
+    if view["definitions"]:
+        out.append(click.style("\nDefining clauses:", bold=True))
+        for d in view["definitions"]:
+            out.append(f"  {click.style(d['id'], dim=True)} {d['text']}")
+    if view["related"]:
+        out.append(click.style("\nRelated: ", bold=True) + ", ".join(f"{r['name_zh']} ({r['id']})" for r in view["related"]))
+    if view["rulings"]:
+        out.append(click.style("\nRulings, newest first:", bold=True))
+        for r in view["rulings"]:
+            out.append(f"  {', '.join(r['dates'])}  {textwrap.shorten(r['text'], 150, placeholder='…')}  [{r['id']}]")
+    out.append(click.style(f"\n{view['passages']} passages are about this concept.", dim=True))
+    return "\n".join(out)
+
+
+def render_report(report: dict, verbose: bool = False) -> str:
+    out = [click.style(f"Built {report['db_path']} in {report['seconds']:.1f} s", bold=True)]
+    out.append("  " + ", ".join(f"{k}: {v}" for k, v in report["counts"].items()))
+    for title, key in (("Duplicates dropped", "duplicates"), ("Unresolved references", "unresolved"), ("Damaged text", "damaged"), ("Notes", "notes")):
+        items = report[key]
+        if not items:
+            continue
+        out.append(click.style(f"{title} ({len(items)}):", bold=True))
+        shown = items if verbose else items[:8]
+        out += [f"  - {item}" for item in shown]
+        if len(items) > len(shown):
+            out.append(f"  … {len(items) - len(shown)} more (use -v)")
+    return "\n".join(out)
