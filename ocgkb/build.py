@@ -243,15 +243,19 @@ def _links(
             rows.append({"src": f"passage:{p.id}", "dst": f"section:{p.section}", "relation": "in_section"})
         if p.parent:
             rows.append({"src": f"passage:{p.id}", "dst": f"passage:{p.parent}", "relation": relation_of.get(p.kind, "part_of")})
-    # 详见X / 见X: a topic or section titled X, else a concept named X.
-    by_title: dict[str, str] = {}
+    # 详见X / 见X: a topic or section titled X (in the same document first), else a concept named X.
+    by_title: dict[tuple[str, str], str] = {}
     for doc in parsed:
         for s in doc.sections:
-            by_title.setdefault(squash(normalize(s.title)), s.number)
+            by_title.setdefault((doc.name, squash(normalize(s.title))), s.number)
+    documents = [doc.name for doc in parsed]
     for p in passages:
         for target in p.refs:
             key = squash(normalize(target))
-            number = by_title.get(key) or by_title.get(re.sub(r"类$", "", key))
+            keys = [key, re.sub(r"类$", "", key)]
+            number = next(
+                (by_title[(d, k)] for d in [p.doc, *documents] for k in keys if (d, k) in by_title), None
+            )
             concept = ontology.lookup(target)
             if number:
                 rows.append({"src": f"passage:{p.id}", "dst": f"section:{number}", "relation": "refers_to"})
@@ -274,9 +278,11 @@ _MARKER = re.compile(r"^(?:[●•·]|例\s*[:：]|\d+\s*[.．、])\s*")
 
 
 def _near_duplicates(passages: list[Passage], search_text: dict[str, str]) -> dict[str, str]:
-    """Passages that repeat another (the phase guide inside the tournament text…):
-    the later or weaker one points at the one to show. Ratio ≥ 92 on the text
-    without its bullet, for texts of 12 characters or more."""
+    """Passages that repeat one of another document (the phase guide inside the
+    tournament text…): the later or weaker one points at the one to show.
+    Ratio ≥ 96 on the search form without its bullet, for texts of 16 characters
+    or more; within one document near-twins are distinct rules (额外卡组 / 副卡组
+    each 至多15张) and are never merged."""
     from rapidfuzz import fuzz, process
 
     rank = {kind: i for i, kind in enumerate(KINDS)}
@@ -284,10 +290,11 @@ def _near_duplicates(passages: list[Passage], search_text: dict[str, str]) -> di
     bodies = [_MARKER.sub("", squash(search_text[passages[i].id])) for i in order]
     dup_of: dict[str, str] = {}
     for a, body in enumerate(bodies):
-        if len(body) < 12 or passages[order[a]].id in dup_of:
+        if len(body) < 16 or passages[order[a]].id in dup_of:
             continue
-        for _, _, b in process.extract(body, bodies, scorer=fuzz.ratio, score_cutoff=92, limit=None):
-            if b > a and len(bodies[b]) >= 12 and passages[order[b]].id not in dup_of:
+        for _, _, b in process.extract(body, bodies, scorer=fuzz.ratio, score_cutoff=96, limit=None):
+            twin = passages[order[b]]
+            if b > a and len(bodies[b]) >= 16 and twin.doc != passages[order[a]].doc and twin.id not in dup_of:
                 dup_of[passages[order[b]].id] = passages[order[a]].id
     return dup_of
 

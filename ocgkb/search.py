@@ -15,6 +15,7 @@ from __future__ import annotations
 import datetime as dt
 import functools
 import json
+import math
 import re
 from dataclasses import dataclass, field
 
@@ -30,6 +31,11 @@ COLUMN_WEIGHTS = (1.0, 0.6, 0.5)
 KIND_PRIOR = {"clause": 1.0, "subitem": 0.93, "ruling": 0.95, "example": 0.85, "note": 0.85, "paragraph": 0.8}
 CONCEPT_BONUS = 0.18
 CARD_BONUS = 0.25
+# Words the question did not say but its synonyms and concepts add count less.
+EXPANSION_WEIGHT = 0.35
+# BM25 over OR-ed words favours one rare word; a passage that says more of what
+# was asked (weighted by rarity) is the better answer.
+COVERAGE_WEIGHT = 0.4
 
 
 class QueryError(OcgkbError):
@@ -124,40 +130,53 @@ def search(kb: KnowledgeBase, question: str, filters: Filters | None = None, lim
     filters = filters or Filters()
     where, params = _filter_sql(kb, filters)
     plan = plan_query(kb, question)
-    match = _match_expression(plan)
-    sql = f"""
-        SELECT p.rowid, p.id, p.kind, p.dup_of, bm25(passage_fts, ?, ?, ?) AS bm
-        FROM passage_fts JOIN passages p ON p.rowid = passage_fts.rowid
-        WHERE passage_fts MATCH ? {where}
-        ORDER BY bm LIMIT {CANDIDATES}
-    """
-    rows = kb.query(sql, (*COLUMN_WEIGHTS, match, *params))
-    if not rows:
+    main = _ranked(kb, _match_expression(plan.words, plan.grams), where, params)
+    expanded = _ranked(kb, _match_expression(plan.expansions, []), where, params) if plan.expansions else {}
+    if not main and not expanded:
         return []
-    ids = [r["id"] for r in rows]
+    rows = {**expanded, **main}
+    ids = list(rows)
+    coverage = _coverage(kb, ids, plan.words)
     tags = _tags(kb, ids)
     card_tags = _card_tags(kb, ids)
-    best = -min(r["bm"] for r in rows) or 1.0
+    best_main = max((r["bm"] for r in main.values()), default=1.0) or 1.0
+    best_expanded = max((r["bm"] for r in expanded.values()), default=1.0) or 1.0
     scored: dict[str, float] = {}
     merged: dict[str, list[str]] = {}
-    for r in rows:
-        score = (-r["bm"] / best) * KIND_PRIOR.get(r["kind"], 0.8)
-        passage_concepts = tags.get(r["id"], {})
+    for pid, r in rows.items():
+        relevance = (main[pid]["bm"] / best_main if pid in main else 0.0) + EXPANSION_WEIGHT * (
+            expanded[pid]["bm"] / best_expanded if pid in expanded else 0.0
+        )
+        score = relevance * KIND_PRIOR.get(r["kind"], 0.8) * (1 - COVERAGE_WEIGHT + COVERAGE_WEIGHT * coverage[pid])
+        passage_concepts = tags.get(pid, {})
         for cid in plan.concepts:
             if cid in passage_concepts:
                 score += CONCEPT_BONUS * (1.0 if passage_concepts[cid] == "text" else 0.5) / len(plan.concepts)
-        if plan.cards and set(plan.cards) & card_tags.get(r["id"], set()):
+        if plan.cards and set(plan.cards) & card_tags.get(pid, set()):
             score += CARD_BONUS
         # A near-twin counts for the passage it repeats, shown once.
-        target = r["dup_of"] if r["dup_of"] and _passes(kb, r["dup_of"], where, params) else r["id"]
-        if target != r["id"]:
-            merged.setdefault(target, []).append(r["id"])
+        target = r["dup_of"] if r["dup_of"] and _passes(kb, r["dup_of"], where, params) else pid
+        if target != pid:
+            merged.setdefault(target, []).append(pid)
         scored[target] = max(scored.get(target, 0.0), score)
     ranked = sorted(scored.items(), key=lambda item: (-item[1], item[0]))[:limit]
     return [_hit(kb, pid, score, merged.get(pid, [])) for pid, score in ranked]
 
 
-def _match_expression(plan: QueryPlan) -> str:
+def _ranked(kb: KnowledgeBase, match: str, where: str, params: list) -> dict[str, dict]:
+    """The best candidates for one FTS5 expression: id → row with a positive `bm`."""
+    if not match:
+        return {}
+    sql = f"""
+        SELECT p.id, p.kind, p.dup_of, -bm25(passage_fts, ?, ?, ?) AS bm
+        FROM passage_fts JOIN passages p ON p.rowid = passage_fts.rowid
+        WHERE passage_fts MATCH ? {where}
+        ORDER BY bm DESC LIMIT {CANDIDATES}
+    """
+    return {r["id"]: dict(r) for r in kb.query(sql, (*COLUMN_WEIGHTS, match, *params))}
+
+
+def _match_expression(words: list[str], grams: list[str]) -> str:
     """An FTS5 expression with every term quoted, so input such as `No.62`, `NOT`
     or `-` is never read as FTS5 syntax."""
 
@@ -165,11 +184,10 @@ def _match_expression(plan: QueryPlan) -> str:
         return " OR ".join('"' + t.replace('"', '""') + '"' for t in terms)
 
     parts = []
-    words = plan.words + plan.expansions
     if words:
         parts.append(f"{{words context}} : ({any_of(words)})")
-    if plan.grams:
-        parts.append(f"grams : ({any_of(plan.grams)})")
+    if grams:
+        parts.append(f"grams : ({any_of(grams)})")
     return " OR ".join(parts)
 
 
@@ -226,6 +244,25 @@ def _passes(kb: KnowledgeBase, pid: str, where: str, params: list) -> bool:
         return True
     sql = f"SELECT 1 FROM passages p WHERE p.id = ? {where}"
     return bool(kb.query(sql, (pid, *params)))
+
+
+def _coverage(kb: KnowledgeBase, ids: list[str], words: list[str]) -> dict[str, float]:
+    """The share of the question's words (weighted by rarity) each passage contains."""
+    if not words:
+        return dict.fromkeys(ids, 1.0)
+    n = kb.passage_count
+    weight = {w: math.log(1 + n / (1 + kb.vocabulary.get(w, 0))) for w in words}
+    total = sum(weight.values())
+    marks = ",".join("?" * len(ids))
+    rows = kb.query(
+        f"SELECT p.id, p.search_text, p.topic FROM passages p WHERE p.id IN ({marks})",
+        ids,
+    )
+    result = {}
+    for row in rows:
+        text = squash(row["search_text"] + row["topic"].lower())
+        result[row["id"]] = sum(weight[w] for w in words if w in text) / total
+    return result
 
 
 def _tags(kb: KnowledgeBase, ids: list[str]) -> dict[str, dict[str, str]]:

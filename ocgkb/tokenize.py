@@ -12,8 +12,9 @@ vocabulary, and a query is cut into the vocabulary words it contains.
 
 from __future__ import annotations
 
+import math
 import re
-from collections.abc import Callable, Collection, Iterable
+from collections.abc import Callable, Iterable, Mapping
 
 CJK_RUN = re.compile(r"[\u3400-\u9fff\uf900-\ufaff]+")
 LATIN_WORD = re.compile(r"[a-z0-9]+(?:[.'][a-z0-9]+)*")
@@ -61,15 +62,49 @@ class Segmenter:
         return words + latin_words(text)
 
 
-def query_words(text: str, vocabulary: Collection[str]) -> list[str]:
-    """Every vocabulary word written in the query, longest first, plus Latin words."""
+def query_words(text: str, vocabulary: Mapping[str, int]) -> list[str]:
+    """The words of a query, cut the way the index was cut.
+
+    Each Chinese run is segmented by the most probable path through the index's
+    vocabulary (word frequencies are their document frequencies), then, as
+    jieba's search mode does on the index side, the shorter vocabulary words
+    inside each long word are added. Latin words are kept as they are.
+    """
     found: dict[str, None] = {}
+    total = sum(vocabulary.values()) or 1
     for run in CJK_RUN.findall(text):
-        for length in range(min(MAX_WORD, len(run)), 1, -1):
-            for start in range(len(run) - length + 1):
-                piece = run[start : start + length]
-                if piece in vocabulary:
-                    found.setdefault(piece)
+        for word in _best_path(run, vocabulary, total):
+            if len(word) < 2:
+                continue
+            found.setdefault(word)
+            for length in range(len(word) - 1, 1, -1):
+                for start in range(len(word) - length + 1):
+                    piece = word[start : start + length]
+                    if piece in vocabulary:
+                        found.setdefault(piece)
     for word in latin_words(text):
         found.setdefault(word)
     return list(found)
+
+
+def _best_path(run: str, vocabulary: Mapping[str, int], total: int) -> list[str]:
+    # A lone character costs more than any known word, so known words win.
+    lone = math.log(0.2 / total)
+    best = [0.0] + [-math.inf] * len(run)
+    back = [0] * (len(run) + 1)
+    for end in range(1, len(run) + 1):
+        for start in range(max(0, end - MAX_WORD), end):
+            piece = run[start:end]
+            if end - start == 1:
+                score = lone
+            elif piece in vocabulary:
+                score = math.log(vocabulary[piece] / total)
+            else:
+                continue
+            if best[start] + score > best[end]:
+                best[end], back[end] = best[start] + score, start
+    words, end = [], len(run)
+    while end > 0:
+        words.append(run[back[end] : end])
+        end = back[end]
+    return words[::-1]

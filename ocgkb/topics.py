@@ -26,10 +26,11 @@ HEADING_MAX = 16
 REFERENCE = re.compile(r"(详见|见)\s*([^，。；,;（(\n]{1,24}?)\s*(?:[。；）)]|$)")
 
 
-def is_heading(line: str, next_line: str | None, style: str = "blank-after") -> bool:
+def is_heading(line: str, next_line: str | None, style: str = "blank-after", previous_line: str | None = None) -> bool:
     """Whether a line is a topic heading under a document's heading style:
-    `blank-after` (a short line followed by a blank one), `short-line` (any short
-    line: for text without blank lines) or `none` (the document has no headings)."""
+    `blank-after` (a short line followed by a blank one, or closing an indented
+    block), `short-line` (any short line: for text without blank lines) or
+    `none` (the document has no headings)."""
     if style == "none" or line != line.lstrip() or not line.strip():
         return False
     text = line.strip()
@@ -42,7 +43,8 @@ def is_heading(line: str, next_line: str | None, style: str = "blank-after") -> 
     )
     if style == "short-line":
         return looks_like_heading
-    return looks_like_heading and (next_line is None or not next_line.strip())
+    closes_block = previous_line is not None and previous_line.strip() != "" and previous_line != previous_line.lstrip()
+    return looks_like_heading and (next_line is None or not next_line.strip() or closes_block)
 
 
 def references(text: str) -> list[str]:
@@ -92,7 +94,8 @@ def read_topics(
                 block, block_has_text = None, False
             continue
         next_line = lines[index + 1] if index + 1 < len(lines) else None
-        if is_heading(raw, next_line, headings):
+        previous_line = lines[index - 1] if index else None
+        if is_heading(raw, next_line, headings, previous_line):
             following = nonblank_after[index]
             opens_group = headings == "blank-after" and following is not None and is_heading(
                 lines[following], lines[following + 1] if following + 1 < len(lines) else None

@@ -1,0 +1,77 @@
+"""One knowledge base built from the real rulings_data/ per test session, and a
+CLI runner pointed at it."""
+
+from __future__ import annotations
+
+import json
+import shutil
+import sqlite3
+from pathlib import Path
+
+import pytest
+from click.testing import CliRunner
+
+from ocgkb import paths
+from ocgkb.build import build
+from ocgkb.cli import main
+from ocgkb.store import KnowledgeBase
+
+ROOT = Path(__file__).resolve().parent.parent
+DATA = ROOT / "rulings_data"
+KB = ROOT / "kb"
+
+
+@pytest.fixture(scope="session")
+def kb_path(tmp_path_factory) -> Path:
+    path = tmp_path_factory.mktemp("kb") / "ocgkb.sqlite"
+    build(path, DATA, KB)
+    return path
+
+
+@pytest.fixture(scope="session")
+def kb(kb_path) -> KnowledgeBase:
+    return KnowledgeBase(kb_path)
+
+
+@pytest.fixture(scope="session")
+def db(kb_path) -> sqlite3.Connection:
+    conn = sqlite3.connect(kb_path)
+    conn.row_factory = sqlite3.Row
+    return conn
+
+
+@pytest.fixture
+def cli(kb_path):
+    """Run `ocgkb ARGS…` against the session's knowledge base; returns the result."""
+    runner = CliRunner()
+
+    def run(*args: str, expect: int | None = 0):
+        result = runner.invoke(main, ["--db", str(kb_path), *args], catch_exceptions=False)
+        if expect is not None:
+            assert result.exit_code == expect, result.output
+        return result
+
+    return run
+
+
+@pytest.fixture
+def cli_json(cli):
+    def run(*args: str):
+        return json.loads(cli(*args, "--json").stdout)
+
+    return run
+
+
+@pytest.fixture
+def corpus_copy(tmp_path) -> Path:
+    """A writable copy of rulings_data/ for tests that damage a source."""
+    target = tmp_path / "rulings_data"
+    shutil.copytree(DATA, target)
+    return target
+
+
+def passage_at(db: sqlite3.Connection, doc: str, line: int) -> sqlite3.Row:
+    return db.execute("SELECT * FROM passages WHERE doc = ? AND line <= ? AND line_end >= ?", (doc, line, line)).fetchone()
+
+
+__all__ = ["passage_at", "paths"]
