@@ -109,7 +109,8 @@ def build(
     links = _links(parsed, passages, ontology, normalize, report)
 
     step("duplicates")
-    dup_of = _near_duplicates(passages, search_text)
+    repaired = {p.id for p in passages if normalize.repaired_count(p.text)}
+    dup_of = _near_duplicates(passages, search_text, repaired)
     if dup_of:
         report.duplicates.append(f"{len(dup_of)} passages are near-twins of another and merged into it in search")
 
@@ -277,7 +278,7 @@ def _links(
 _MARKER = re.compile(r"^(?:[●•·]|例\s*[:：]|\d+\s*[.．、])\s*")
 
 
-def _near_duplicates(passages: list[Passage], search_text: dict[str, str]) -> dict[str, str]:
+def _near_duplicates(passages: list[Passage], search_text: dict[str, str], repaired: set[str]) -> dict[str, str]:
     """Passages that repeat one of another document (the phase guide inside the
     tournament text…): the later or weaker one points at the one to show.
     Ratio ≥ 96 on the search form without its bullet, for texts of 16 characters
@@ -286,7 +287,11 @@ def _near_duplicates(passages: list[Passage], search_text: dict[str, str]) -> di
     from rapidfuzz import fuzz, process
 
     rank = {kind: i for i, kind in enumerate(KINDS)}
-    order = sorted(range(len(passages)), key=lambda i: (rank.get(passages[i].kind, 9), i))
+    # The copy to show: the stronger kind, then the undamaged text (the scraped
+    # tournament text repeats the guide with corrupted characters), then the first.
+    order = sorted(
+        range(len(passages)), key=lambda i: (rank.get(passages[i].kind, 9), passages[i].id in repaired, i)
+    )
     bodies = [_MARKER.sub("", squash(search_text[passages[i].id])) for i in order]
     dup_of: dict[str, str] = {}
     for a, body in enumerate(bodies):
@@ -483,18 +488,21 @@ def _char_pinyin_rows():
             yield {"char": chr(code), "pinyin": plain.replace("ü", "v").lower()}
 
 
-def load_synonyms(kb_dir: Path, normalize: Normalizer) -> dict[str, list[str]]:
-    """kb/synonyms.yaml in search form: how people ask → the texts' words."""
+def load_synonyms(kb_dir: Path, normalize: Normalizer) -> dict:
+    """kb/synonyms.yaml in search form: `synonyms` (how people ask → the texts'
+    words) and `ignore` (question words not worth searching)."""
     import yaml
 
     path = kb_dir / "synonyms.yaml"
     if not path.is_file():
-        return {}
+        return {"synonyms": {}, "ignore": []}
     try:
-        data = (yaml.safe_load(path.read_text(encoding="utf-8")) or {}).get("synonyms") or {}
-    except (OSError, UnicodeDecodeError, yaml.YAMLError, AttributeError) as exc:
+        data = yaml.safe_load(path.read_text(encoding="utf-8")) or {}
+        synonyms = {squash(normalize(str(k))): [str(t) for t in v or []] for k, v in (data.get("synonyms") or {}).items()}
+        ignore = sorted({squash(normalize(str(w))) for w in data.get("ignore") or []})
+    except (OSError, UnicodeDecodeError, yaml.YAMLError, AttributeError, TypeError) as exc:
         raise OntologyError(f"cannot read {path}: {str(exc).splitlines()[0]}") from exc
-    return {squash(normalize(str(k))): [str(t) for t in v or []] for k, v in data.items()}
+    return {"synonyms": synonyms, "ignore": ignore}
 
 
 def _counts(passages, sections, names, dates, ontology, concept_rows, links) -> dict[str, int]:

@@ -104,25 +104,32 @@ def plan_query(kb: KnowledgeBase, question: str) -> QueryPlan:
         raise QueryError(f"the query is {len(question)} characters long; ask in at most {MAX_QUERY}")
     text = kb.normalize(question)
     vocabulary = kb.vocabulary
-    words = query_words(text, vocabulary)
+    ignore = _query_lists(str(kb.path))["ignore"]
+    words = [w for w in query_words(text, vocabulary) if w not in ignore]
     concepts = _concepts_in(kb, text)
-    expansions: list[str] = []
-    for key, targets in _synonyms(kb).items():
-        if key in text:
-            expansions += targets
-    for cid in concepts:
-        expansions += _concept_terms(kb)[cid]
-    expansion_words = []
-    for term in expansions:
-        term = squash(kb.normalize(term))
-        for word in query_words(term, vocabulary) if term not in vocabulary else [term]:
-            if word not in words and word not in expansion_words:
-                expansion_words.append(word)
+    # What the question says in the texts' own words counts in full (血 → 基本分);
+    # a concept's other names count less: they widen, they do not translate.
+    translations = _as_words(kb, [t for key, targets in _synonyms(kb).items() if key in text for t in targets], words)
+    aliases = _as_words(kb, [t for cid in concepts for t in _concept_terms(kb)[cid]], words + translations)
+    words = words + translations
+    expansion_words = aliases
     cards = _cards_in(kb, text)
     grams = [g for g in dict.fromkeys(bigrams(text)) if len(g) == 2]
     if not words and not grams and not expansion_words:
         raise QueryError(f"nothing to search for in {question!r}")
     return QueryPlan(text, words, expansion_words, grams, concepts, cards)
+
+
+def _as_words(kb: KnowledgeBase, terms: list[str], known: list[str]) -> list[str]:
+    """Index words for a list of terms, leaving out those already in `known`."""
+    vocabulary = kb.vocabulary
+    found: list[str] = []
+    for term in terms:
+        form = squash(kb.normalize(term))
+        for word in [form] if form in vocabulary else query_words(form, vocabulary):
+            if word not in known and word not in found:
+                found.append(word)
+    return found
 
 
 def search(kb: KnowledgeBase, question: str, filters: Filters | None = None, limit: int = 10) -> list[Hit]:
@@ -345,7 +352,17 @@ def _concepts_in(kb: KnowledgeBase, text: str) -> list[str]:
 
 
 def _synonyms(kb: KnowledgeBase) -> dict[str, list[str]]:
-    return json.loads(kb.meta("synonyms") or "{}")
+    return _query_lists(str(kb.path))["synonyms"]
+
+
+@functools.lru_cache(maxsize=4)
+def _query_lists(path: str) -> dict:
+    from .store import KnowledgeBase as _KB
+
+    kb = _KB(path)
+    lists = json.loads(kb.meta("synonyms") or "{}")
+    kb.close()
+    return {"synonyms": lists.get("synonyms", {}), "ignore": set(lists.get("ignore", []))}
 
 
 def _cards_in(kb: KnowledgeBase, text: str) -> list[str]:

@@ -1,0 +1,64 @@
+"""Retrieval quality in one process: recall@1, recall@5 and MRR of `search` on
+question files (the same scoring as ../shared/eval/score.py, without a process
+per question, so ranking changes can be compared quickly).
+
+    python benchmarks/retrieval.py [FILE.jsonl …] [--misses]
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import re
+import sys
+from pathlib import Path
+
+from ocgkb.store import open_kb
+from ocgkb.search import search
+
+ROOT = Path(__file__).resolve().parent.parent
+DEFAULT_FILES = [ROOT.parent / "shared/eval/dev_questions.jsonl", ROOT / "benchmarks/questions/judge_questions.jsonl"]
+
+
+def norm(text: str) -> str:
+    return re.sub(r"\s+", "", text or "").replace("•", "·").replace("・", "·")
+
+
+def score(kb, rows: list[dict], limit: int = 10) -> tuple[dict, list[str]]:
+    ranks, misses = [], []
+    for row in rows:
+        wanted = [norm(e) for e in row["expect"]]
+        rank = None
+        for i, hit in enumerate(search(kb, row["q"], limit=limit), 1):
+            if any(w in norm(hit.text) for w in wanted):
+                rank = i
+                break
+        ranks.append(rank)
+        if rank != 1:
+            misses.append(f"{row['id']}: rank={rank} q={row['q']}")
+    n = len(rows)
+    return {
+        "n": n,
+        "recall@1": round(sum(r == 1 for r in ranks) / n, 3),
+        "recall@5": round(sum(r is not None and r <= 5 for r in ranks) / n, 3),
+        "mrr": round(sum(1 / r for r in ranks if r) / n, 3),
+    }, misses
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("files", nargs="*", type=Path)
+    parser.add_argument("--misses", action="store_true", help="list the questions not answered first")
+    args = parser.parse_args()
+    kb = open_kb()
+    for path in args.files or [f for f in DEFAULT_FILES if f.is_file()]:
+        rows = [json.loads(line) for line in path.read_text(encoding="utf-8").splitlines() if line.strip()]
+        summary, misses = score(kb, rows)
+        print(path.name, json.dumps(summary))
+        if args.misses:
+            print("\n".join("  " + m for m in misses))
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
