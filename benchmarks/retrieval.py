@@ -13,11 +13,14 @@ import re
 import sys
 from pathlib import Path
 
-from ocgkb.store import open_kb
 from ocgkb.search import search
+from ocgkb.store import open_kb
 
 ROOT = Path(__file__).resolve().parent.parent
-DEFAULT_FILES = [ROOT.parent / "shared/eval/dev_questions.jsonl", ROOT / "benchmarks/questions/judge_questions.jsonl"]
+DEFAULT_FILES = [
+    ROOT.parent / "shared/eval/dev_questions.jsonl",
+    ROOT / "benchmarks/questions/judge_questions.jsonl",
+]
 
 
 def norm(text: str) -> str:
@@ -46,7 +49,9 @@ def score(kb, rows: list[dict], limit: int = 10) -> tuple[dict, list[str]]:
 
 
 def main() -> int:
-    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser = argparse.ArgumentParser(
+        description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter
+    )
     parser.add_argument("files", nargs="*", type=Path)
     parser.add_argument("--misses", action="store_true", help="list the questions not answered first")
     args = parser.parse_args()

@@ -26,7 +26,12 @@ def answer(kb: KnowledgeBase, question: str, filters: Filters | None = None, lim
         result.append(item)
     return {
         "query": question,
-        "plan": {"words": plan.words, "expansions": plan.expansions, "concepts": plan.concepts, "cards": plan.cards},
+        "plan": {
+            "words": plan.words,
+            "expansions": plan.expansions,
+            "concepts": plan.concepts,
+            "cards": plan.cards,
+        },
         "hits": result,
     }
 

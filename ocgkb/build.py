@@ -112,7 +112,9 @@ def build(
     repaired = {p.id for p in passages if normalize.repaired_count(p.text)}
     dup_of = _near_duplicates(passages, search_text, repaired)
     if dup_of:
-        report.duplicates.append(f"{len(dup_of)} passages are near-twins of another and merged into it in search")
+        report.duplicates.append(
+            f"{len(dup_of)} passages are near-twins of another and merged into it in search"
+        )
 
     step("index")
     segmenter = Segmenter([*concept_terms, *(n for n, k in names.kinds.items() if k == "card")])
@@ -196,7 +198,15 @@ def _collect_dates(passages: list[Passage], kinds: dict[str, str]) -> list[dict]
     for p in passages:
         for position, mention in enumerate(find_dates(p.text)):
             card = mention.card if mention.card in kinds else None
-            rows.append({"passage_id": p.id, "date": mention.iso, "raw": mention.raw, "card": card, "position": position})
+            rows.append(
+                {
+                    "passage_id": p.id,
+                    "date": mention.iso,
+                    "raw": mention.raw,
+                    "card": card,
+                    "position": position,
+                }
+            )
     return rows
 
 
@@ -237,13 +247,21 @@ def _links(
     for doc in parsed:
         for s in doc.sections:
             if s.parent:
-                rows.append({"src": f"section:{s.parent}", "dst": f"section:{s.number}", "relation": "parent_of"})
+                rows.append(
+                    {"src": f"section:{s.parent}", "dst": f"section:{s.number}", "relation": "parent_of"}
+                )
     relation_of = {"example": "illustrates", "subitem": "part_of", "note": "annotates"}
     for p in passages:
         if p.section:
             rows.append({"src": f"passage:{p.id}", "dst": f"section:{p.section}", "relation": "in_section"})
         if p.parent:
-            rows.append({"src": f"passage:{p.id}", "dst": f"passage:{p.parent}", "relation": relation_of.get(p.kind, "part_of")})
+            rows.append(
+                {
+                    "src": f"passage:{p.id}",
+                    "dst": f"passage:{p.parent}",
+                    "relation": relation_of.get(p.kind, "part_of"),
+                }
+            )
     # 详见X / 见X: a topic or section titled X (in the same document first), else a concept named X.
     by_title: dict[tuple[str, str], str] = {}
     for doc in parsed:
@@ -261,15 +279,21 @@ def _links(
             if number:
                 rows.append({"src": f"passage:{p.id}", "dst": f"section:{number}", "relation": "refers_to"})
             elif concept:
-                rows.append({"src": f"passage:{p.id}", "dst": f"concept:{concept.id}", "relation": "refers_to"})
+                rows.append(
+                    {"src": f"passage:{p.id}", "dst": f"concept:{concept.id}", "relation": "refers_to"}
+                )
             elif "详见" in p.text or p.doc == "rulings":
                 report.unresolved.append(f"{p.id} ({p.doc}:{p.line}): 见{target}")
     for concept in ontology.concepts.values():
         for other in concept.related:
-            rows.append({"src": f"concept:{concept.id}", "dst": f"concept:{other}", "relation": "related_concept"})
+            rows.append(
+                {"src": f"concept:{concept.id}", "dst": f"concept:{other}", "relation": "related_concept"}
+            )
         for number in concept.sections:
             if number in known_sections:
-                rows.append({"src": f"concept:{concept.id}", "dst": f"section:{number}", "relation": "defined_in"})
+                rows.append(
+                    {"src": f"concept:{concept.id}", "dst": f"section:{number}", "relation": "defined_in"}
+                )
             else:
                 report.unresolved.append(f"concept {concept.id}: section {number} does not exist")
     return rows
@@ -278,7 +302,9 @@ def _links(
 _MARKER = re.compile(r"^(?:[●•·]|例\s*[:：]|\d+\s*[.．、])\s*")
 
 
-def _near_duplicates(passages: list[Passage], search_text: dict[str, str], repaired: set[str]) -> dict[str, str]:
+def _near_duplicates(
+    passages: list[Passage], search_text: dict[str, str], repaired: set[str]
+) -> dict[str, str]:
     """Passages that repeat one of another document (the phase guide inside the
     tournament text…): the later or weaker one points at the one to show.
     Ratio ≥ 96 on the search form without its bullet, for texts of 16 characters
@@ -299,7 +325,12 @@ def _near_duplicates(passages: list[Passage], search_text: dict[str, str], repai
             continue
         for _, _, b in process.extract(body, bodies, scorer=fuzz.ratio, score_cutoff=96, limit=None):
             twin = passages[order[b]]
-            if b > a and len(bodies[b]) >= 16 and twin.doc != passages[order[a]].doc and twin.id not in dup_of:
+            if (
+                b > a
+                and len(bodies[b]) >= 16
+                and twin.doc != passages[order[a]].doc
+                and twin.id not in dup_of
+            ):
                 dup_of[passages[order[b]].id] = passages[order[a]].id
     return dup_of
 
@@ -451,7 +482,9 @@ def _write(tmp: Path, **parts) -> None:
     )
     vocabulary: Counter = parts["vocabulary"]
     db["vocabulary"].insert_all(({"term": t, "df": n} for t, n in sorted(vocabulary.items())), pk="term")
-    db["meta"].insert({"key": "report", "value": json.dumps(report.as_dict(), ensure_ascii=False)}, replace=True)
+    db["meta"].insert(
+        {"key": "report", "value": json.dumps(report.as_dict(), ensure_ascii=False)}, replace=True
+    )
     db.conn.commit()
     db.conn.execute("VACUUM")
     db.close()
@@ -498,7 +531,10 @@ def load_synonyms(kb_dir: Path, normalize: Normalizer) -> dict:
         return {"synonyms": {}, "ignore": []}
     try:
         data = yaml.safe_load(path.read_text(encoding="utf-8")) or {}
-        synonyms = {squash(normalize(str(k))): [str(t) for t in v or []] for k, v in (data.get("synonyms") or {}).items()}
+        synonyms = {
+            squash(normalize(str(k))): [str(t) for t in v or []]
+            for k, v in (data.get("synonyms") or {}).items()
+        }
         ignore = sorted({squash(normalize(str(w))) for w in data.get("ignore") or []})
     except (OSError, UnicodeDecodeError, yaml.YAMLError, AttributeError, TypeError) as exc:
         raise OntologyError(f"cannot read {path}: {str(exc).splitlines()[0]}") from exc

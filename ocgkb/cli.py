@@ -135,7 +135,12 @@ def _filters(kind, section, concept, card, since, until):
     from .search import Filters, parse_date
 
     return Filters(
-        kind, section, concept, card, parse_date(since) if since else None, parse_date(until) if until else None
+        kind,
+        section,
+        concept,
+        card,
+        parse_date(since) if since else None,
+        parse_date(until) if until else None,
     )
 
 
@@ -211,7 +216,9 @@ def section(ctx, number, as_json) -> None:
 
 @main.command()
 @click.argument("name")
-@click.option("--limit", "-n", type=click.IntRange(1, 200), default=20, show_default=True, help="Rulings to show.")
+@click.option(
+    "--limit", "-n", type=click.IntRange(1, 200), default=20, show_default=True, help="Rulings to show."
+)
 @click.option("--json", "as_json", is_flag=True, help="Print JSON instead of text.")
 @click.pass_context
 def card(ctx, name, limit, as_json) -> None:

@@ -28,13 +28,23 @@ def concept_view(kb: KnowledgeBase, name: str, rulings: int = 10) -> dict:
         ):
             definitions.append(passage_hit(kb, r[0]).as_dict())
     related_ids = set(json.loads(row["related"]))
-    related_ids |= {r[0].split(":", 1)[1] for r in kb.query(
-        "SELECT src FROM links WHERE dst = ? AND relation = 'related_concept'", (f"concept:{row['id']}",)
-    )}
-    related = [dict(r) for r in kb.query(
-        f"SELECT id, name_zh, name_en FROM concepts WHERE id IN ({','.join('?' * len(related_ids))}) ORDER BY id",
-        tuple(sorted(related_ids)),
-    )] if related_ids else []
+    related_ids |= {
+        r[0].split(":", 1)[1]
+        for r in kb.query(
+            "SELECT src FROM links WHERE dst = ? AND relation = 'related_concept'", (f"concept:{row['id']}",)
+        )
+    }
+    related = (
+        [
+            dict(r)
+            for r in kb.query(
+                f"SELECT id, name_zh, name_en FROM concepts WHERE id IN ({','.join('?' * len(related_ids))}) ORDER BY id",
+                tuple(sorted(related_ids)),
+            )
+        ]
+        if related_ids
+        else []
+    )
     ruling_rows = kb.query(
         """SELECT p.id, max(d.date) AS newest FROM passages p
            JOIN passage_concepts pc ON pc.passage_id = p.id AND pc.how = 'text'

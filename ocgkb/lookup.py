@@ -69,12 +69,20 @@ def find_cards(kb: KnowledgeBase, query: str, limit: int = 5) -> list[CardMatch]
                 (100.0 if compact == card.pinyin else 0.0, "pinyin"),
                 (96.0 if compact == card.initials and len(compact) >= 2 else 0.0, "initials"),
                 (fuzz.ratio(compact, card.pinyin) * 0.95, "pinyin"),
-                (88.0 * len(compact) / len(card.pinyin) + 8 if len(compact) >= 4 and compact in card.pinyin else 0.0, "pinyin"),
+                (
+                    88.0 * len(compact) / len(card.pinyin) + 8
+                    if len(compact) >= 4 and compact in card.pinyin
+                    else 0.0,
+                    "pinyin",
+                ),
             ]
         else:
             candidates = [
                 (100.0 if text == card.form else 0.0, "exact"),
-                (80.0 + 18.0 * len(text) / len(card.form) if len(text) >= 2 and text in card.form else 0.0, "part"),
+                (
+                    80.0 + 18.0 * len(text) / len(card.form) if len(text) >= 2 and text in card.form else 0.0,
+                    "part",
+                ),
                 (fuzz.ratio(text, card.form), "typo"),
                 (fuzz.ratio(spoken, card.pinyin) * 0.97 if len(text) >= 2 else 0.0, "typo"),
             ]

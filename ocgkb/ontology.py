@@ -59,7 +59,10 @@ class Ontology:
         for cid, entry in entries.items():
             if not isinstance(entry, dict):
                 raise OntologyError(f"{path}: concept {cid!r} is not a mapping")
-            lists = {k: [str(v) for v in entry.get(k) or []] for k in ("en", "zh", "aliases", "related", "sections")}
+            lists = {
+                k: [str(v) for v in entry.get(k) or []]
+                for k in ("en", "zh", "aliases", "related", "sections")
+            }
             if not lists["zh"] and not lists["en"]:
                 raise OntologyError(f"{path}: concept {cid!r} has no zh or en name")
             concepts.append(Concept(str(cid), **lists))

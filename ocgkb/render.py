@@ -40,7 +40,11 @@ def _indent(text: str, prefix: str = "   ") -> str:
 
 
 def _flags(hit: dict) -> str:
-    return click.style(f"   ⚠ damaged in the source: {', '.join(hit['flags'])}", fg="red") if hit.get("flags") else ""
+    return (
+        click.style(f"   ⚠ damaged in the source: {', '.join(hit['flags'])}", fg="red")
+        if hit.get("flags")
+        else ""
+    )
 
 
 def render_hits(kb, query: str, hits: list) -> str:
@@ -53,7 +57,10 @@ def render_hits(kb, query: str, hits: list) -> str:
     out = []
     for rank, hit in enumerate(hits, 1):
         h = hit.as_dict() if hasattr(hit, "as_dict") else hit
-        out.append(click.style(f"{rank}. {citation(h)}", bold=True) + click.style(f"  {KIND_LABEL.get(h['kind'], h['kind'])}", dim=True))
+        out.append(
+            click.style(f"{rank}. {citation(h)}", bold=True)
+            + click.style(f"  {KIND_LABEL.get(h['kind'], h['kind'])}", dim=True)
+        )
         out.append(_indent(highlight(h["text"], words)))
         if flags := _flags(h):
             out.append(flags)
@@ -67,14 +74,21 @@ def render_answer(kb, result: dict) -> str:
     words = result["plan"]["words"] + result["plan"]["expansions"]
     out = []
     for rank, h in enumerate(hits, 1):
-        out.append(click.style(f"{rank}. {citation(h)}", bold=True) + click.style(f"  {KIND_LABEL.get(h['kind'], h['kind'])}", dim=True))
+        out.append(
+            click.style(f"{rank}. {citation(h)}", bold=True)
+            + click.style(f"  {KIND_LABEL.get(h['kind'], h['kind'])}", dim=True)
+        )
         out.append(_indent(highlight(h["text"], words)))
         if flags := _flags(h):
             out.append(flags)
         for example in h["examples"]:
             out.append(_indent(click.style(example["text"], fg="cyan"), "     "))
         for ruling in h["rulings"]:
-            out.append(click.style(f"     ↳ {ruling['topic']} · {', '.join(ruling['dates'])}  [{ruling['id']}]", dim=True))
+            out.append(
+                click.style(
+                    f"     ↳ {ruling['topic']} · {', '.join(ruling['dates'])}  [{ruling['id']}]", dim=True
+                )
+            )
             out.append(_indent(textwrap.shorten(ruling["text"], 160, placeholder="…"), "       "))
         tags = []
         if h["concepts"]:
@@ -98,13 +112,21 @@ def render_section(view: dict) -> str:
         out.append(click.style("\nSections below:", bold=True))
         out += [f"{'  ' * t['depth']}{t['number']} {t['title']}" for t in view["tree"]]
     if view["defines"]:
-        out.append(click.style("\nDefines: ", bold=True) + ", ".join(f"{c['name_zh']} ({c['name_en']})" for c in view["defines"]))
+        out.append(
+            click.style("\nDefines: ", bold=True)
+            + ", ".join(f"{c['name_zh']} ({c['name_en']})" for c in view["defines"])
+        )
     if view["concepts"]:
-        out.append(click.style("Concepts: ", bold=True) + ", ".join(f"{c['name_zh']} ({c['name_en']})" for c in view["concepts"][:10]))
+        out.append(
+            click.style("Concepts: ", bold=True)
+            + ", ".join(f"{c['name_zh']} ({c['name_en']})" for c in view["concepts"][:10])
+        )
     if view["rulings"]:
         out.append(click.style("\nRulings on these concepts:", bold=True))
         for r in view["rulings"]:
-            out.append(f"  {', '.join(r['dates'])}  {textwrap.shorten(r['text'], 150, placeholder='…')}  [{r['id']}]")
+            out.append(
+                f"  {', '.join(r['dates'])}  {textwrap.shorten(r['text'], 150, placeholder='…')}  [{r['id']}]"
+            )
     if view["referred_by"]:
         out.append(click.style("Referred to by: ", bold=True) + ", ".join(view["referred_by"]))
     return "\n".join(out)
@@ -112,9 +134,15 @@ def render_section(view: dict) -> str:
 
 def render_card(view: dict) -> str:
     top, *others = view["matches"]
-    out = [click.style(f"{top['name']}", bold=True) + click.style(f"  (match {top['score']:.0f}, {top['how']})", dim=True)]
+    out = [
+        click.style(f"{top['name']}", bold=True)
+        + click.style(f"  (match {top['score']:.0f}, {top['how']})", dim=True)
+    ]
     if others:
-        out.append(click.style("also close: ", dim=True) + ", ".join(f"{m['name']} ({m['score']:.0f})" for m in others))
+        out.append(
+            click.style("also close: ", dim=True)
+            + ", ".join(f"{m['name']} ({m['score']:.0f})" for m in others)
+        )
     if not view["rulings"]:
         out.append("No passage mentions this card.")
     for r in view["rulings"]:
@@ -126,7 +154,10 @@ def render_card(view: dict) -> str:
 
 def render_concept(view: dict) -> str:
     names = " / ".join(dict.fromkeys([*view["zh"], *view["en"]]))
-    out = [click.style(f"{view['name_zh']} · {view['name_en']}", bold=True), click.style(f"names: {names}", dim=True)]
+    out = [
+        click.style(f"{view['name_zh']} · {view['name_en']}", bold=True),
+        click.style(f"names: {names}", dim=True),
+    ]
     if view["aliases"]:
         out.append(click.style(f"also: {', '.join(view['aliases'])}", dim=True))
     if view["sections"]:
@@ -136,11 +167,16 @@ def render_concept(view: dict) -> str:
         for d in view["definitions"]:
             out.append(f"  {click.style(d['id'], dim=True)} {d['text']}")
     if view["related"]:
-        out.append(click.style("\nRelated: ", bold=True) + ", ".join(f"{r['name_zh']} ({r['id']})" for r in view["related"]))
+        out.append(
+            click.style("\nRelated: ", bold=True)
+            + ", ".join(f"{r['name_zh']} ({r['id']})" for r in view["related"])
+        )
     if view["rulings"]:
         out.append(click.style("\nRulings, newest first:", bold=True))
         for r in view["rulings"]:
-            out.append(f"  {', '.join(r['dates'])}  {textwrap.shorten(r['text'], 150, placeholder='…')}  [{r['id']}]")
+            out.append(
+                f"  {', '.join(r['dates'])}  {textwrap.shorten(r['text'], 150, placeholder='…')}  [{r['id']}]"
+            )
     out.append(click.style(f"\n{view['passages']} passages are about this concept.", dim=True))
     return "\n".join(out)
 
@@ -148,7 +184,12 @@ def render_concept(view: dict) -> str:
 def render_report(report: dict, verbose: bool = False) -> str:
     out = [click.style(f"Built {report['db_path']} in {report['seconds']:.1f} s", bold=True)]
     out.append("  " + ", ".join(f"{k}: {v}" for k, v in report["counts"].items()))
-    for title, key in (("Duplicates dropped", "duplicates"), ("Unresolved references", "unresolved"), ("Damaged text", "damaged"), ("Notes", "notes")):
+    for title, key in (
+        ("Duplicates dropped", "duplicates"),
+        ("Unresolved references", "unresolved"),
+        ("Damaged text", "damaged"),
+        ("Notes", "notes"),
+    ):
         items = report[key]
         if not items:
             continue

@@ -12,6 +12,7 @@
 
 from __future__ import annotations
 
+import functools
 import re
 
 from .model import ParsedDocument, Passage, Section
@@ -73,7 +74,9 @@ def read_rulebook(text: str, name: str, file: str, title: str) -> ParsedDocument
         heading = HEADING.match(stripped)
         if heading:
             number, heading_title = heading.group(1), heading.group(2).strip()
-            section = Section(number, heading_title, name, line_no, parent_number(number, known), len(doc.sections))
+            section = Section(
+                number, heading_title, name, line_no, parent_number(number, known), len(doc.sections)
+            )
             known.add(number)
             doc.sections.append(section)
             clause = last = None
@@ -85,9 +88,7 @@ def read_rulebook(text: str, name: str, file: str, title: str) -> ParsedDocument
             doc.sections.append(section)
         base = section.number
         topic = f"{section.number} {section.title}"
-
-        def make(kind: str, pid: str, parent: str | None) -> Passage:
-            return Passage(pid, name, kind, stripped, line_no, line_no, section.number, topic, parent)
+        make = functools.partial(_passage, name, stripped, line_no, section.number, topic)
 
         if stripped.startswith("●"):
             clause = last = make("clause", new_id(base, ""), None)
@@ -119,6 +120,12 @@ def read_rulebook(text: str, name: str, file: str, title: str) -> ParsedDocument
     return doc
 
 
+def _passage(
+    doc: str, text: str, line_no: int, number: str, topic: str, kind: str, pid: str, parent: str | None
+) -> Passage:
+    return Passage(pid, doc, kind, text, line_no, line_no, number, topic, parent)
+
+
 def _choose_chapter_copies(lines: list[str], doc: ParsedDocument) -> list[bool]:
     """Which lines to read: for a chapter that appears twice, only its fullest copy."""
     keep = [True] * len(lines)
@@ -141,6 +148,10 @@ def _choose_chapter_copies(lines: list[str], doc: ParsedDocument) -> list[bool]:
             doc.notes.append(
                 f"duplicate dropped: section {number} at lines {start + 1}-{end} "
                 f"({len(dropped)} lines) is a copy of lines {kept[0] + 1}-{kept[1]}"
-                + (f"; {len(unique)} of its lines are not in the kept copy" if unique else "; every line is in the kept copy")
+                + (
+                    f"; {len(unique)} of its lines are not in the kept copy"
+                    if unique
+                    else "; every line is in the kept copy"
+                )
             )
     return keep

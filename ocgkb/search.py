@@ -109,7 +109,9 @@ def plan_query(kb: KnowledgeBase, question: str) -> QueryPlan:
     concepts = _concepts_in(kb, text)
     # What the question says in the texts' own words counts in full (血 → 基本分);
     # a concept's other names count less: they widen, they do not translate.
-    translations = _as_words(kb, [t for key, targets in _synonyms(kb).items() if key in text for t in targets], words)
+    translations = _as_words(
+        kb, [t for key, targets in _synonyms(kb).items() if key in text for t in targets], words
+    )
     aliases = _as_words(kb, [t for cid in concepts for t in _concept_terms(kb)[cid]], words + translations)
     words = words + translations
     expansion_words = aliases
@@ -154,11 +156,17 @@ def search(kb: KnowledgeBase, question: str, filters: Filters | None = None, lim
         relevance = (main[pid]["bm"] / best_main if pid in main else 0.0) + EXPANSION_WEIGHT * (
             expanded[pid]["bm"] / best_expanded if pid in expanded else 0.0
         )
-        score = relevance * KIND_PRIOR.get(r["kind"], 0.8) * (1 - COVERAGE_WEIGHT + COVERAGE_WEIGHT * coverage[pid])
+        score = (
+            relevance
+            * KIND_PRIOR.get(r["kind"], 0.8)
+            * (1 - COVERAGE_WEIGHT + COVERAGE_WEIGHT * coverage[pid])
+        )
         passage_concepts = tags.get(pid, {})
         for cid in plan.concepts:
             if cid in passage_concepts:
-                score += CONCEPT_BONUS * (1.0 if passage_concepts[cid] == "text" else 0.5) / len(plan.concepts)
+                score += (
+                    CONCEPT_BONUS * (1.0 if passage_concepts[cid] == "text" else 0.5) / len(plan.concepts)
+                )
         if plan.cards and set(plan.cards) & card_tags.get(pid, set()):
             score += CARD_BONUS
         # A near-twin counts for the passage it repeats, shown once.
@@ -275,7 +283,9 @@ def _coverage(kb: KnowledgeBase, ids: list[str], words: list[str]) -> dict[str, 
 def _tags(kb: KnowledgeBase, ids: list[str]) -> dict[str, dict[str, str]]:
     marks = ",".join("?" * len(ids))
     tags: dict[str, dict[str, str]] = {}
-    for row in kb.query(f"SELECT passage_id, concept, how FROM passage_concepts WHERE passage_id IN ({marks})", ids):
+    for row in kb.query(
+        f"SELECT passage_id, concept, how FROM passage_concepts WHERE passage_id IN ({marks})", ids
+    ):
         tags.setdefault(row[0], {})[row[1]] = row[2]
     return tags
 
@@ -295,8 +305,18 @@ def passage_hit(kb: KnowledgeBase, pid: str, score: float = 0.0) -> Hit:
 def _hit(kb: KnowledgeBase, pid: str, score: float, merged: list[str]) -> Hit:
     row = kb.query("SELECT * FROM passages WHERE id = ?", (pid,))[0]
     dates = [r[0] for r in kb.query("SELECT date FROM dates WHERE passage_id = ? ORDER BY position", (pid,))]
-    cards = [r[0] for r in kb.query("SELECT DISTINCT card FROM passage_cards WHERE passage_id = ? ORDER BY rowid", (pid,))]
-    concepts = [r[0] for r in kb.query("SELECT concept FROM passage_concepts WHERE passage_id = ? ORDER BY concept", (pid,))]
+    cards = [
+        r[0]
+        for r in kb.query(
+            "SELECT DISTINCT card FROM passage_cards WHERE passage_id = ? ORDER BY rowid", (pid,)
+        )
+    ]
+    concepts = [
+        r[0]
+        for r in kb.query(
+            "SELECT concept FROM passage_concepts WHERE passage_id = ? ORDER BY concept", (pid,)
+        )
+    ]
     return Hit(
         id=row["id"],
         kind=row["kind"],

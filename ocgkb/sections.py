@@ -13,12 +13,24 @@ def section_view(kb: KnowledgeBase, number: str) -> dict:
     number = number.strip().removeprefix("§")
     row = _section(kb, number)
     if row is None:
-        near = [r[0] for r in kb.query("SELECT number FROM sections WHERE number LIKE ? ORDER BY ord LIMIT 5", (number.split(".")[0] + "%",))]
+        near = [
+            r[0]
+            for r in kb.query(
+                "SELECT number FROM sections WHERE number LIKE ? ORDER BY ord LIMIT 5",
+                (number.split(".")[0] + "%",),
+            )
+        ]
         hint = f"; sections near it: {', '.join(near)}" if near and "/" not in number else ""
         raise NotFound(f"no section {number!r}{hint}")
     number = row["number"]
-    passages = [passage_hit(kb, r[0]).as_dict() for r in kb.query("SELECT id FROM passages WHERE section = ? ORDER BY rowid", (number,))]
-    children = [dict(r) for r in kb.query("SELECT number, title FROM sections WHERE parent = ? ORDER BY ord", (number,))]
+    passages = [
+        passage_hit(kb, r[0]).as_dict()
+        for r in kb.query("SELECT id FROM passages WHERE section = ? ORDER BY rowid", (number,))
+    ]
+    children = [
+        dict(r)
+        for r in kb.query("SELECT number, title FROM sections WHERE parent = ? ORDER BY ord", (number,))
+    ]
     tree = _tree(kb, number)
     concepts = [
         dict(r)
@@ -29,10 +41,19 @@ def section_view(kb: KnowledgeBase, number: str) -> dict:
             (number,),
         )
     ]
-    defining = [dict(r) for r in kb.query("SELECT id, name_zh, name_en, sections FROM concepts ORDER BY id") if number in json.loads(r["sections"])]
+    defining = [
+        dict(r)
+        for r in kb.query("SELECT id, name_zh, name_en, sections FROM concepts ORDER BY id")
+        if number in json.loads(r["sections"])
+    ]
     concept_ids = [c["id"] for c in defining] or [c["id"] for c in concepts[:3]]
     rulings = _rulings_about(kb, concept_ids, number)
-    referred = [passage_hit(kb, r[0]).as_dict() for r in kb.query("SELECT src FROM links WHERE dst = ? AND relation = 'refers_to'", (f"section:{number}",))]
+    referred = [
+        passage_hit(kb, r[0]).as_dict()
+        for r in kb.query(
+            "SELECT src FROM links WHERE dst = ? AND relation = 'refers_to'", (f"section:{number}",)
+        )
+    ]
     return {
         "number": number,
         "title": row["title"],
@@ -51,7 +72,9 @@ def section_view(kb: KnowledgeBase, number: str) -> dict:
 def _section(kb: KnowledgeBase, number: str):
     rows = kb.query("SELECT * FROM sections WHERE number = ?", (number,))
     if not rows and "/" not in number:  # a ruling topic by its title: `cost` → rulings/cost
-        rows = kb.query("SELECT * FROM sections WHERE doc != 'rulebook' AND title = ? ORDER BY ord", (number,))
+        rows = kb.query(
+            "SELECT * FROM sections WHERE doc != 'rulebook' AND title = ? ORDER BY ord", (number,)
+        )
     return rows[0] if rows else None
 
 
@@ -69,7 +92,8 @@ def _breadcrumb(kb: KnowledgeBase, number: str) -> list[dict]:
 
 def _tree(kb: KnowledgeBase, number: str) -> list[dict]:
     rows = kb.query(
-        "SELECT number, title FROM sections WHERE doc = (SELECT doc FROM sections WHERE number = ?) ORDER BY ord", (number,)
+        "SELECT number, title FROM sections WHERE doc = (SELECT doc FROM sections WHERE number = ?) ORDER BY ord",
+        (number,),
     )
     prefix = number + "."
     return [

@@ -26,7 +26,9 @@ HEADING_MAX = 16
 REFERENCE = re.compile(r"(详见|见)\s*([^，。；,;（(\n]{1,24}?)\s*(?:[。；）)]|$)")
 
 
-def is_heading(line: str, next_line: str | None, style: str = "blank-after", previous_line: str | None = None) -> bool:
+def is_heading(
+    line: str, next_line: str | None, style: str = "blank-after", previous_line: str | None = None
+) -> bool:
     """Whether a line is a topic heading under a document's heading style:
     `blank-after` (a short line followed by a blank one, or closing an indented
     block), `short-line` (any short line: for text without blank lines) or
@@ -43,7 +45,9 @@ def is_heading(line: str, next_line: str | None, style: str = "blank-after", pre
     )
     if style == "short-line":
         return looks_like_heading
-    closes_block = previous_line is not None and previous_line.strip() != "" and previous_line != previous_line.lstrip()
+    closes_block = (
+        previous_line is not None and previous_line.strip() != "" and previous_line != previous_line.lstrip()
+    )
     return looks_like_heading and (next_line is None or not next_line.strip() or closes_block)
 
 
@@ -78,7 +82,9 @@ def read_topics(
         slug = f"{name}/{heading}"
         slugs[slug] = slugs.get(slug, 0) + 1
         number = slug if slugs[slug] == 1 else f"{slug}#{slugs[slug]}"
-        section = Section(number, heading, name, line_no, parent.number if parent else None, len(doc.sections))
+        section = Section(
+            number, heading, name, line_no, parent.number if parent else None, len(doc.sections)
+        )
         doc.sections.append(section)
         return section
 
@@ -97,8 +103,10 @@ def read_topics(
         previous_line = lines[index - 1] if index else None
         if is_heading(raw, next_line, headings, previous_line):
             following = nonblank_after[index]
-            opens_group = headings == "blank-after" and following is not None and is_heading(
-                lines[following], lines[following + 1] if following + 1 < len(lines) else None
+            opens_group = (
+                headings == "blank-after"
+                and following is not None
+                and is_heading(lines[following], lines[following + 1] if following + 1 < len(lines) else None)
             )
             if opens_group:
                 group = open_topic(stripped, line_no, None)

@@ -71,7 +71,9 @@ def corpus_copy(tmp_path) -> Path:
 
 
 def passage_at(db: sqlite3.Connection, doc: str, line: int) -> sqlite3.Row:
-    return db.execute("SELECT * FROM passages WHERE doc = ? AND line <= ? AND line_end >= ?", (doc, line, line)).fetchone()
+    return db.execute(
+        "SELECT * FROM passages WHERE doc = ? AND line <= ? AND line_end >= ?", (doc, line, line)
+    ).fetchone()
 
 
 __all__ = ["passage_at", "paths"]

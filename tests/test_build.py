@@ -5,11 +5,13 @@ import sqlite3
 import pytest
 from click.testing import CliRunner
 
-from conftest import DATA, KB
-from ocgkb import SourceError, build as build_module
+from ocgkb import SourceError
+from ocgkb import build as build_module
 from ocgkb.build import build
 from ocgkb.cli import main
 from ocgkb.store import KnowledgeBase, is_current, open_kb
+
+from conftest import DATA, KB
 
 
 def content(path):
@@ -82,14 +84,20 @@ def test_a_bad_source_is_a_one_line_error_and_keeps_the_old_build(tmp_path, corp
     assert "Traceback" not in result.output
     assert content(db) == before
     # A query still answers from the build that was there, with a warning.
-    asked = CliRunner().invoke(main, ["--db", str(db), "--data-dir", str(corpus_copy), "search", "卷回", "--json"])
+    asked = CliRunner().invoke(
+        main, ["--db", str(db), "--data-dir", str(corpus_copy), "search", "卷回", "--json"]
+    )
     assert asked.exit_code == 0 and "using the knowledge base built before" in asked.stderr
 
 
 def test_no_build_and_a_bad_source_is_a_clean_error(tmp_path, corpus_copy):
     next(corpus_copy.glob("000_*.txt")).unlink()
-    result = CliRunner().invoke(main, ["--db", str(tmp_path / "kb.sqlite"), "--data-dir", str(corpus_copy), "ask", "卷回"])
-    assert result.exit_code == 1 and "source file missing" in result.output and "Traceback" not in result.output
+    result = CliRunner().invoke(
+        main, ["--db", str(tmp_path / "kb.sqlite"), "--data-dir", str(corpus_copy), "ask", "卷回"]
+    )
+    assert (
+        result.exit_code == 1 and "source file missing" in result.output and "Traceback" not in result.output
+    )
 
 
 def test_a_missing_manifest_is_a_clean_error(tmp_path):

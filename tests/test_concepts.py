@@ -5,16 +5,47 @@ import json
 import pytest
 import yaml
 
-from conftest import KB
 from ocgkb.ontology import Ontology
 
+from conftest import KB
+
 REQUIRED = [
-    "cost", "target", "non_targeting", "continuous_targeting", "miss_timing", "trigger_effect", "quick_effect",
-    "spell_speed", "chain", "chain_link", "priority", "damage_step", "replay", "negation_of_activation",
-    "negation_of_effect", "tribute", "discard", "send_to_gy", "banish", "destroy", "token", "xyz_material",
-    "pendulum", "once_per_turn", "hard_once_per_turn", "mandatory_effect", "optional_effect", "activation",
-    "application", "atk_def_modification", "battle_damage", "effect_damage", "lp_loss", "win_condition",
-    "control", "owner",
+    "cost",
+    "target",
+    "non_targeting",
+    "continuous_targeting",
+    "miss_timing",
+    "trigger_effect",
+    "quick_effect",
+    "spell_speed",
+    "chain",
+    "chain_link",
+    "priority",
+    "damage_step",
+    "replay",
+    "negation_of_activation",
+    "negation_of_effect",
+    "tribute",
+    "discard",
+    "send_to_gy",
+    "banish",
+    "destroy",
+    "token",
+    "xyz_material",
+    "pendulum",
+    "once_per_turn",
+    "hard_once_per_turn",
+    "mandatory_effect",
+    "optional_effect",
+    "activation",
+    "application",
+    "atk_def_modification",
+    "battle_damage",
+    "effect_damage",
+    "lp_loss",
+    "win_condition",
+    "control",
+    "owner",
 ]
 
 
@@ -28,7 +59,9 @@ def test_the_ontology_has_the_required_concepts():
 
 
 def test_every_concept_tags_at_least_one_passage(db):
-    counts = dict(db.execute("SELECT concept, count(*) FROM passage_concepts WHERE how = 'text' GROUP BY concept"))
+    counts = dict(
+        db.execute("SELECT concept, count(*) FROM passage_concepts WHERE how = 'text' GROUP BY concept")
+    )
     untagged = [r[0] for r in db.execute("SELECT id FROM concepts") if not counts.get(r[0])]
     assert untagged == []
 
@@ -44,16 +77,35 @@ def test_cost_reaches_the_clause_that_cost_is_never_refunded(db):
 def test_damage_step_timings_are_concepts_defined_by_their_sections(db):
     sections = {r["id"]: json.loads(r["sections"]) for r in db.execute("SELECT id, sections FROM concepts")}
     assert "6.3.4.3" in sections["damage_step"]
-    linked = {r[0] for r in db.execute("SELECT dst FROM links WHERE src = 'concept:damage_step' AND relation = 'defined_in'")}
+    linked = {
+        r[0]
+        for r in db.execute(
+            "SELECT dst FROM links WHERE src = 'concept:damage_step' AND relation = 'defined_in'"
+        )
+    }
     assert "section:6.3.4.3" in linked
 
 
 def test_related_concepts_are_linked_both_ways_in_the_store(db):
-    related = {(r[0], r[1]) for r in db.execute("SELECT src, dst FROM links WHERE relation = 'related_concept'")}
-    assert ("concept:cost", "concept:activation") in related or ("concept:activation", "concept:cost") in related
+    related = {
+        (r[0], r[1]) for r in db.execute("SELECT src, dst FROM links WHERE relation = 'related_concept'")
+    }
+    assert ("concept:cost", "concept:activation") in related or (
+        "concept:activation",
+        "concept:cost",
+    ) in related
 
 
-@pytest.mark.parametrize("name, cid", [("miss-timing", "miss_timing"), ("卡时点", "miss_timing"), ("Cost", "cost"), ("卷回", "replay"), ("祭品", "tribute")])
+@pytest.mark.parametrize(
+    "name, cid",
+    [
+        ("miss-timing", "miss_timing"),
+        ("卡时点", "miss_timing"),
+        ("Cost", "cost"),
+        ("卷回", "replay"),
+        ("祭品", "tribute"),
+    ],
+)
 def test_concepts_are_found_by_any_name(name, cid):
     assert Ontology.load(KB).lookup(name).id == cid
 
@@ -64,6 +116,8 @@ def test_a_malformed_ontology_is_a_clear_error(tmp_path):
     (tmp_path / "concepts.yaml").write_text("concepts: [unclosed", encoding="utf-8")
     with pytest.raises(OntologyError, match="concepts.yaml"):
         Ontology.load(tmp_path)
-    (tmp_path / "concepts.yaml").write_text(yaml.safe_dump({"concepts": {"a": {"zh": ["甲"], "related": ["b"]}}}), encoding="utf-8")
+    (tmp_path / "concepts.yaml").write_text(
+        yaml.safe_dump({"concepts": {"a": {"zh": ["甲"], "related": ["b"]}}}), encoding="utf-8"
+    )
     with pytest.raises(OntologyError, match="unknown b"):
         Ontology.load(tmp_path)

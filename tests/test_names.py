@@ -2,13 +2,33 @@
 
 import pytest
 
-from conftest import KB
 from ocgkb.names import NameRules, bracket_mentions
 
+from conftest import KB
+
 NOT_CARDS = [
-    "卷回", "卡的发动", "原本数值", "效果的发动", "特殊召唤", "通常抽卡", "受到伤害", "指定的数值",
-    "光", "暗", "永续", "速攻", "XYZ", "调整以外的怪兽", "连接标记", "金闪", "银碎", "面闪",
-    "○○", "?", "发动后攻击力•守备力变成指定数值的效果", "ウルシク",
+    "卷回",
+    "卡的发动",
+    "原本数值",
+    "效果的发动",
+    "特殊召唤",
+    "通常抽卡",
+    "受到伤害",
+    "指定的数值",
+    "光",
+    "暗",
+    "永续",
+    "速攻",
+    "XYZ",
+    "调整以外的怪兽",
+    "连接标记",
+    "金闪",
+    "银碎",
+    "面闪",
+    "○○",
+    "?",
+    "发动后攻击力•守备力变成指定数值的效果",
+    "ウルシク",
 ]
 
 
@@ -21,7 +41,10 @@ def test_terms_in_brackets_are_not_cards(db, term):
     assert db.execute("SELECT 1 FROM cards WHERE name = ? AND kind = 'card'", (term,)).fetchone() is None
 
 
-@pytest.mark.parametrize("name", ["黑洞", "电气尾龙", "突进", "收缩", "海", "冥界的魔王 哈•迪斯", "No.41 泥睡魔兽 睡梦貘", "增殖的G"])
+@pytest.mark.parametrize(
+    "name",
+    ["黑洞", "电气尾龙", "突进", "收缩", "海", "冥界的魔王 哈•迪斯", "No.41 泥睡魔兽 睡梦貘", "增殖的G"],
+)
 def test_real_cards_are_cards(db, name):
     assert db.execute("SELECT kind FROM cards WHERE name = ?", (name,)).fetchone()[0] == "card"
 
@@ -32,12 +55,16 @@ def test_set_names_are_archetypes(db):
 
 
 def test_cards_link_to_the_passages_that_name_them(db):
-    rows = db.execute("SELECT passage_id FROM passage_cards WHERE card = '电气尾龙' ORDER BY passage_id").fetchall()
+    rows = db.execute(
+        "SELECT passage_id FROM passage_cards WHERE card = '电气尾龙' ORDER BY passage_id"
+    ).fetchall()
     assert "4.3.3.6.1.1/2/ex1" in [r[0] for r in rows]
 
 
 def test_bare_card_names_are_found_in_the_wiki(db):
-    row = db.execute("SELECT how FROM passage_cards WHERE card = '奈落的落穴' AND passage_id LIKE 'masterrule/%'").fetchone()
+    row = db.execute(
+        "SELECT how FROM passage_cards WHERE card = '奈落的落穴' AND passage_id LIKE 'masterrule/%'"
+    ).fetchone()
     assert row is not None and row["how"] == "bare"
 
 
@@ -45,5 +72,9 @@ def test_the_rule_on_hand_made_text():
     rules = NameRules.load(KB, ["卷回"])
     found = bracket_mentions("名字带有「光道」的怪兽，「卷回」，「○○」，「黑洞」，「剑斗兽」融合怪兽", rules)
     assert [(m.name, m.kind) for m in found] == [
-        ("光道", "archetype"), ("卷回", "term"), ("○○", "placeholder"), ("黑洞", "card"), ("剑斗兽", "archetype"),
+        ("光道", "archetype"),
+        ("卷回", "term"),
+        ("○○", "placeholder"),
+        ("黑洞", "card"),
+        ("剑斗兽", "archetype"),
     ]

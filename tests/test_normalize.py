@@ -1,7 +1,8 @@
 """The search form: corrupted characters repaired, traditional folded, dots unified."""
 
-from conftest import KB, passage_at
 from ocgkb.normalize import Normalizer, load_repairs
+
+from conftest import KB, passage_at
 
 
 def test_corrupted_characters_of_the_tournament_text_are_repaired_in_search_form(db):

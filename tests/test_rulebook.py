@@ -4,15 +4,18 @@ import re
 
 import pytest
 
-from conftest import DATA, passage_at
 from ocgkb.rulebook import read_rulebook
+
+from conftest import DATA, passage_at
 
 RULEBOOK = next(DATA.glob("000_*.txt"))
 
 
 def headings():
     pattern = re.compile(r"^(\d+(?:\.\d+)*)[ \u3000]+\S")
-    return [m.group(1) for line in RULEBOOK.read_text(encoding="utf-8").splitlines() if (m := pattern.match(line))]
+    return [
+        m.group(1) for line in RULEBOOK.read_text(encoding="utf-8").splitlines() if (m := pattern.match(line))
+    ]
 
 
 def test_every_numbered_section_is_present_exactly_once(db):
@@ -25,7 +28,12 @@ def test_every_numbered_section_is_present_exactly_once(db):
 def test_section_6_is_kept_once_from_its_full_copy(db, kb):
     rows = db.execute("SELECT number, line FROM sections WHERE number IN ('6', '6.1', '6.3.3')").fetchall()
     assert {r["number"]: r["line"] for r in rows} == {"6": 553, "6.1": 554, "6.3.3": 592}
-    assert db.execute("SELECT count(*) FROM passages WHERE doc = 'rulebook' AND line BETWEEN 508 AND 552").fetchone()[0] == 0
+    assert (
+        db.execute(
+            "SELECT count(*) FROM passages WHERE doc = 'rulebook' AND line BETWEEN 508 AND 552"
+        ).fetchone()[0]
+        == 0
+    )
     assert any("section 6" in d and "duplicate dropped" in d for d in kb.report()["duplicates"])
 
 
@@ -39,7 +47,9 @@ def test_missing_sections_are_not_invented(db):
 
 
 def clauses(db, number):
-    rows = db.execute("SELECT id, text FROM passages WHERE section = ? AND kind = 'clause' ORDER BY rowid", (number,))
+    rows = db.execute(
+        "SELECT id, text FROM passages WHERE section = ? AND kind = 'clause' ORDER BY rowid", (number,)
+    )
     return [(r["id"], r["text"]) for r in rows]
 
 
@@ -58,7 +68,12 @@ def test_cost_section_has_its_five_clauses_in_order(db):
     [
         ("1.4.1", 6, "●决斗开始时双方都持有8000基本分。", "●玩家因效果或在连锁处理当中基本分变成0"),
         ("1.2.3", 4, "●副卡组是在两场决斗之间", "●在一场三局两胜比赛的情况下"),
-        ("6.3.4.2", 6, "●自己的1只怪兽进行攻击宣言的步骤。", "●攻击宣言进行后，双方玩家互相放弃发动卡的优先权"),
+        (
+            "6.3.4.2",
+            6,
+            "●自己的1只怪兽进行攻击宣言的步骤。",
+            "●攻击宣言进行后，双方玩家互相放弃发动卡的优先权",
+        ),
         ("4.3.3.9", 11, "●『可以作当成通常召唤使用的再度召唤』", "●墓地的效果无效的二重怪兽视为效果怪兽。"),
     ],
 )
@@ -96,6 +111,7 @@ def test_a_quoted_bullet_is_not_damage(db):
 
 
 # Small hand-made inputs for the reader's edge cases.
+
 
 def test_reader_keeps_the_fuller_copy_of_a_repeated_chapter():
     text = "6 进行\n6.1 准备\n●甲。\n6 进行\n6.1 准备\n●甲。\n6.2 优先权\n●乙。\n"

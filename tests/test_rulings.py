@@ -2,8 +2,9 @@
 
 import pytest
 
-from conftest import passage_at
 from ocgkb.dates import find_dates, to_iso
+
+from conftest import passage_at
 
 
 def dates_at(db, line):
@@ -45,7 +46,9 @@ def test_rulings_sit_under_their_topic(db):
     assert passage["kind"] == "example"
     assert passage["topic"] == "基本用语 › cost"
     assert passage["section"] == "rulings/cost"
-    link = db.execute("SELECT dst FROM links WHERE src = ? AND relation = 'in_section'", ("passage:" + passage["id"],)).fetchone()
+    link = db.execute(
+        "SELECT dst FROM links WHERE src = ? AND relation = 'in_section'", ("passage:" + passage["id"],)
+    ).fetchone()
     assert link["dst"] == "section:rulings/cost"
 
 
