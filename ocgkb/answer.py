@@ -7,23 +7,38 @@ from .search import Filters, Hit, passage_hit, plan_query, search
 from .store import KnowledgeBase
 
 RULINGS_PER_ANSWER = 3
+EXAMPLES_PER_ANSWER = 4
 
 
 def answer(kb: KnowledgeBase, question: str, filters: Filters | None = None, limit: int = 5) -> dict:
-    """`{"query", "plan", "hits": [hit + examples + rulings + scenarios]}`."""
+    """`{"query", "plan", "hits"}`: each hit as `search` ranks it, with `clause`
+    (the clause or ruling an example, sub-item or note belongs to), `examples`
+    (the worked examples of that clause) and `rulings` (dated rulings on the same
+    concepts that also answer the question) attached. A clause is shown once even
+    when several of its examples match."""
     plan = plan_query(kb, question)
     pool = search(kb, question, filters, limit=max(limit * 4, 20))
-    hits = pool[:limit]
-    shown = {h.id for h in hits}
-    dated = [h for h in pool if h.dates and h.id not in shown]
+    dated = [h for h in pool if h.dates]
+    anchors: set[str] = set()
     result = []
-    for hit in hits:
+    for hit in pool:
+        anchor = hit.parent if hit.kind in ("example", "subitem", "note") and hit.parent else hit.id
+        if anchor in anchors:
+            continue
+        anchors.add(anchor)
         item = hit.as_dict()
-        item["examples"] = [passage_hit(kb, pid).as_dict() for pid in _children(kb, hit.id, "example")]
-        # Rulings on the same concepts, from those that also answer the question.
+        item["clause"] = passage_hit(kb, anchor).as_dict() if anchor != hit.id else None
+        examples = _children(kb, anchor, "example")
+        item["examples"] = [passage_hit(kb, pid).as_dict() for pid in examples if pid != hit.id][
+            :EXAMPLES_PER_ANSWER
+        ]
         about = set(hit.concepts)
-        item["rulings"] = [h.as_dict() for h in dated if about & set(h.concepts)][:RULINGS_PER_ANSWER]
+        item["rulings"] = [
+            h.as_dict() for h in dated if h.id != hit.id and h.parent != anchor and about & set(h.concepts)
+        ][:RULINGS_PER_ANSWER]
         result.append(item)
+        if len(result) == limit:
+            break
     return {
         "query": question,
         "plan": {

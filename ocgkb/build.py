@@ -104,6 +104,9 @@ def build(
     step("concepts")
     titles = {s.number: s.title for s in sections}
     concept_rows = _tag_concepts(passages, search_text, titles, ontology, normalize)
+    untagged = len({p.id for p in passages} - {row["passage_id"] for row in concept_rows})
+    if untagged:
+        report.notes.append(f"{untagged} passages name no concept of the ontology (etiquette, card anatomy…)")
 
     step("links")
     links = _links(parsed, passages, ontology, normalize, report)
@@ -225,11 +228,16 @@ def _tag_concepts(
             defined_in[number].add(concept.id)
     title_tags = {number: set(ontology.tag(normalize(title))) for number, title in titles.items()}
     rows = []
+    tagged: dict[str, set[str]] = {}
     for p in passages:
         in_text = set(ontology.tag(search_text[p.id]))
         in_context = set()
         if p.section:
             in_context = title_tags.get(p.section, set()) | defined_in.get(p.section, set())
+        if not in_text and not in_context and p.parent:
+            # An example or note that names no concept is about what its ruling is about.
+            in_context = tagged.get(p.parent, set())
+        tagged[p.id] = in_text | in_context
         for cid in sorted(in_text | in_context):
             rows.append({"passage_id": p.id, "concept": cid, "how": "text" if cid in in_text else "context"})
     return rows

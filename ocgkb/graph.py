@@ -30,7 +30,9 @@ def build_graph(kb: KnowledgeBase) -> nx.DiGraph:
 
     graph = nx.DiGraph()
     for row in kb.query("SELECT * FROM documents ORDER BY name"):
-        graph.add_node(f"doc:{row['name']}", kind="document", label=row["title"], file=row["file"], doc=row["name"])
+        graph.add_node(
+            f"doc:{row['name']}", kind="document", label=row["title"], file=row["file"], doc=row["name"]
+        )
     for row in kb.query("SELECT * FROM sections ORDER BY ord"):
         rulebook = row["doc"] == "rulebook"
         graph.add_node(

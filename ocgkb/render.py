@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import re
-import textwrap
 
 import click
 
@@ -33,6 +32,12 @@ def highlight(text: str, words: list[str]) -> str:
         return text
     pattern = re.compile("|".join(map(re.escape, words)))
     return pattern.sub(lambda m: click.style(m.group(0), fg="yellow", bold=True), text)
+
+
+def shorten(text: str, width: int) -> str:
+    """One line of at most `width` characters (textwrap.shorten needs spaces; Chinese has none)."""
+    flat = " ".join(text.split())
+    return flat if len(flat) <= width else flat[: width - 1] + "…"
 
 
 def _indent(text: str, prefix: str = "   ") -> str:
@@ -74,13 +79,18 @@ def render_answer(kb, result: dict) -> str:
     words = result["plan"]["words"] + result["plan"]["expansions"]
     out = []
     for rank, h in enumerate(hits, 1):
+        head = h["clause"] or h  # an example that matched is shown under its clause
         out.append(
-            click.style(f"{rank}. {citation(h)}", bold=True)
-            + click.style(f"  {KIND_LABEL.get(h['kind'], h['kind'])}", dim=True)
+            click.style(f"{rank}. {citation(head)}", bold=True)
+            + click.style(f"  {KIND_LABEL.get(head['kind'], head['kind'])}", dim=True)
         )
-        out.append(_indent(highlight(h["text"], words)))
-        if flags := _flags(h):
+        out.append(_indent(highlight(head["text"], words)))
+        if flags := _flags(head):
             out.append(flags)
+        if h["clause"]:
+            out.append(_indent(highlight(h["text"], words), "     "))
+            if flags := _flags(h):
+                out.append(flags)
         for example in h["examples"]:
             out.append(_indent(click.style(example["text"], fg="cyan"), "     "))
         for ruling in h["rulings"]:
@@ -89,7 +99,7 @@ def render_answer(kb, result: dict) -> str:
                     f"     ↳ {ruling['topic']} · {', '.join(ruling['dates'])}  [{ruling['id']}]", dim=True
                 )
             )
-            out.append(_indent(textwrap.shorten(ruling["text"], 160, placeholder="…"), "       "))
+            out.append(_indent(shorten(ruling["text"], 160), "       "))
         tags = []
         if h["concepts"]:
             tags.append("concepts: " + ", ".join(h["concepts"]))
@@ -103,7 +113,9 @@ def render_answer(kb, result: dict) -> str:
 
 def render_section(view: dict) -> str:
     crumb = " › ".join(f"{c['number']} {c['title']}" for c in view["breadcrumb"])
-    out = [click.style(crumb or f"{view['number']} {view['title']}", bold=True)]
+    out = [click.style(crumb or f"{view['number']} {view['title']}".strip(), bold=True)]
+    if view.get("note"):
+        out.append(click.style(view["note"], dim=True))
     for p in view["passages"]:
         marker = {"example": "   ", "subitem": "   "}.get(p["kind"], "")
         label = p["id"].split("/", 1)[-1] if view["doc"] == "rulebook" else p["id"]
@@ -124,9 +136,7 @@ def render_section(view: dict) -> str:
     if view["rulings"]:
         out.append(click.style("\nRulings on these concepts:", bold=True))
         for r in view["rulings"]:
-            out.append(
-                f"  {', '.join(r['dates'])}  {textwrap.shorten(r['text'], 150, placeholder='…')}  [{r['id']}]"
-            )
+            out.append(f"  {', '.join(r['dates'])}  {shorten(r['text'], 150)}  [{r['id']}]")
     if view["referred_by"]:
         out.append(click.style("Referred to by: ", bold=True) + ", ".join(view["referred_by"]))
     return "\n".join(out)
@@ -174,9 +184,7 @@ def render_concept(view: dict) -> str:
     if view["rulings"]:
         out.append(click.style("\nRulings, newest first:", bold=True))
         for r in view["rulings"]:
-            out.append(
-                f"  {', '.join(r['dates'])}  {textwrap.shorten(r['text'], 150, placeholder='…')}  [{r['id']}]"
-            )
+            out.append(f"  {', '.join(r['dates'])}  {shorten(r['text'], 150)}  [{r['id']}]")
     out.append(click.style(f"\n{view['passages']} passages are about this concept.", dim=True))
     return "\n".join(out)
 

@@ -64,6 +64,7 @@ class Hit:
     cards: list[str]
     concepts: list[str]
     score: float
+    parent: str | None = None  # the clause or ruling an example, sub-item or note belongs to
     flags: list[str] = field(default_factory=list)
     merged: list[str] = field(default_factory=list)  # near-twins folded into this hit
 
@@ -79,6 +80,7 @@ class Hit:
             "cards": self.cards,
             "concepts": self.concepts,
             "score": round(self.score, 4),
+            "parent": self.parent,
             "flags": self.flags,
             "merged": self.merged,
         }
@@ -117,8 +119,6 @@ def plan_query(kb: KnowledgeBase, question: str) -> QueryPlan:
     expansion_words = aliases
     cards = _cards_in(kb, text)
     grams = [g for g in dict.fromkeys(bigrams(text)) if len(g) == 2]
-    if not words and not grams and not expansion_words:
-        raise QueryError(f"nothing to search for in {question!r}")
     return QueryPlan(text, words, expansion_words, grams, concepts, cards)
 
 
@@ -139,6 +139,8 @@ def search(kb: KnowledgeBase, question: str, filters: Filters | None = None, lim
     filters = filters or Filters()
     where, params = _filter_sql(kb, filters)
     plan = plan_query(kb, question)
+    if not plan.words and not plan.grams and not plan.expansions:
+        return []  # only punctuation or question words: nothing to look for
     main = _ranked(kb, _match_expression(plan.words, plan.grams), where, params)
     expanded = _ranked(kb, _match_expression(plan.expansions, []), where, params) if plan.expansions else {}
     if not main and not expanded:
@@ -328,6 +330,7 @@ def _hit(kb: KnowledgeBase, pid: str, score: float, merged: list[str]) -> Hit:
         cards=cards,
         concepts=concepts,
         score=score,
+        parent=row["parent"],
         flags=json.loads(row["flags"]) if row["flags"] else [],
         merged=merged,
     )

@@ -12,6 +12,22 @@ from .store import KnowledgeBase
 def section_view(kb: KnowledgeBase, number: str) -> dict:
     number = number.strip().removeprefix("§")
     row = _section(kb, number)
+    if row is None and kb.query("SELECT 1 FROM sections WHERE number LIKE ? LIMIT 1", (number + ".%",)):
+        # The source has no text for this number (there is no 4), but sections below it.
+        return {
+            "number": number,
+            "title": "",
+            "doc": "rulebook",
+            "breadcrumb": [],
+            "passages": [],
+            "children": [],
+            "tree": _tree(kb, number),
+            "concepts": [],
+            "defines": [],
+            "rulings": [],
+            "referred_by": [],
+            "note": f"the source has no section {number} of its own; these are the sections numbered below it",
+        }
     if row is None:
         near = [
             r[0]
@@ -49,9 +65,10 @@ def section_view(kb: KnowledgeBase, number: str) -> dict:
     concept_ids = [c["id"] for c in defining] or [c["id"] for c in concepts[:3]]
     rulings = _rulings_about(kb, concept_ids, number)
     referred = [
-        passage_hit(kb, r[0]).as_dict()
+        r[0].removeprefix("passage:")
         for r in kb.query(
-            "SELECT src FROM links WHERE dst = ? AND relation = 'refers_to'", (f"section:{number}",)
+            "SELECT src FROM links WHERE dst = ? AND relation = 'refers_to' ORDER BY rowid",
+            (f"section:{number}",),
         )
     ]
     return {
@@ -65,7 +82,7 @@ def section_view(kb: KnowledgeBase, number: str) -> dict:
         "concepts": concepts,
         "defines": [{"id": c["id"], "name_zh": c["name_zh"], "name_en": c["name_en"]} for c in defining],
         "rulings": rulings,
-        "referred_by": [r["id"] for r in referred],
+        "referred_by": referred,
     }
 
 
@@ -91,10 +108,7 @@ def _breadcrumb(kb: KnowledgeBase, number: str) -> list[dict]:
 
 
 def _tree(kb: KnowledgeBase, number: str) -> list[dict]:
-    rows = kb.query(
-        "SELECT number, title FROM sections WHERE doc = (SELECT doc FROM sections WHERE number = ?) ORDER BY ord",
-        (number,),
-    )
+    rows = kb.query("SELECT number, title FROM sections WHERE number LIKE ? ORDER BY ord", (number + ".%",))
     prefix = number + "."
     return [
         {"number": r["number"], "title": r["title"], "depth": r["number"].count(".") - number.count(".")}

@@ -16,7 +16,9 @@ def test_every_kind_of_node_is_there(graph, db):
     kinds = Counter(kind for _, kind in graph.nodes(data="kind"))
     assert kinds["section"] == 123
     assert kinds["concept"] == db.execute("SELECT count(*) FROM concepts").fetchone()[0]
-    assert kinds["card"] >= 300 and kinds["clause"] >= 400 and kinds["ruling"] > 100 and kinds["example"] > 100
+    assert (
+        kinds["card"] >= 300 and kinds["clause"] >= 400 and kinds["ruling"] > 100 and kinds["example"] > 100
+    )
 
 
 def test_attributes_are_plain_strings_and_numbers(graph):

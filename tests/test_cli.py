@@ -1,0 +1,172 @@
+"""Every command through click's runner: JSON contracts, filters, empty results, bad input."""
+
+import json
+
+import pytest
+from click.testing import CliRunner
+
+from conftest import ROOT
+from ocgkb.cli import main
+
+HIT_FIELDS = {"id", "kind", "text", "source", "section", "topic", "dates", "cards", "concepts", "score"}
+
+
+def test_every_command_has_help_and_is_in_the_readme():
+    readme = (ROOT / "README.md").read_text(encoding="utf-8")
+    for name, command in main.commands.items():
+        assert command.help and len(command.help) > 20, name
+        assert f"ocgkb {name}" in readme, name
+        result = CliRunner().invoke(main, [name, "--help"])
+        assert result.exit_code == 0 and "Usage:" in result.output
+
+
+def test_build_prints_its_report(tmp_path):
+    result = CliRunner().invoke(main, ["--db", str(tmp_path / "kb.sqlite"), "build"])
+    assert result.exit_code == 0, result.output
+    assert "Duplicates dropped" in result.output and "section 6" in result.output
+    assert "Unresolved references" in result.output and "Damaged text" in result.output
+    report = json.loads(
+        CliRunner().invoke(main, ["--db", str(tmp_path / "kb.sqlite"), "build", "--json"]).stdout
+    )
+    assert report["counts"]["sections"] == 123
+
+
+def test_search_json_contract(cli_json):
+    payload = cli_json("search", "卷回", "--limit", "5")
+    assert payload["query"] == "卷回"
+    assert 1 <= len(payload["hits"]) <= 5
+    for hit in payload["hits"]:
+        assert HIT_FIELDS <= set(hit)
+        assert {"file", "line"} <= set(hit["source"])
+        assert isinstance(hit["dates"], list) and isinstance(hit["cards"], list)
+    scores = [h["score"] for h in payload["hits"]]
+    assert scores == sorted(scores, reverse=True)
+
+
+def test_search_finds_the_clause_for_a_question(cli_json):
+    hits = cli_json("search", "cost算不算卡片的效果", "--limit", "5")["hits"]
+    assert any("cost不视为卡片效果" in h["text"] for h in hits)
+
+
+@pytest.mark.parametrize(
+    "options, check",
+    [
+        (["--kind", "ruling"], lambda h: h["kind"] == "ruling"),
+        (["--section", "6.3"], lambda h: h["section"] == "6.3" or h["section"].startswith("6.3.")),
+        (["--concept", "replay"], lambda h: "replay" in h["concepts"]),
+        (["--since", "2020-01-01"], lambda h: any(d >= "2020-01-01" for d in h["dates"])),
+        (["--until", "2017-12-31", "--kind", "ruling"], lambda h: any(d <= "2017-12-31" for d in h["dates"])),
+        (["--card", "次元幽闭"], lambda h: "次元幽闭" in h["cards"]),
+    ],
+)
+def test_search_filters(cli_json, options, check):
+    hits = cli_json("search", "攻击", *options, "--limit", "20")["hits"]
+    assert hits and all(check(h) for h in hits)
+
+
+def test_a_search_with_no_result_is_an_empty_list(cli_json):
+    assert cli_json("search", "卷回", "--since", "2030-01-01")["hits"] == []
+    assert cli_json("search", "zzzqqq")["hits"] == []
+
+
+def test_ask_shows_a_matching_example_under_its_clause(cli_json):
+    payload = cli_json("ask", "突进和收缩一起用攻击力怎么算", "--limit", "5")
+    assert payload["hits"]
+    assert all({"clause", "examples", "rulings"} <= set(h) for h in payload["hits"])
+    examples = [h for h in payload["hits"] if h["kind"] == "example"]
+    assert examples and all(h["clause"]["id"] == h["parent"] for h in examples)
+    anchors = [h["clause"]["id"] if h["clause"] else h["id"] for h in payload["hits"]]
+    assert len(anchors) == len(set(anchors))  # a clause is shown once
+
+
+def test_ask_attaches_the_examples_of_a_clause(cli_json, db):
+    for hit in cli_json("ask", "同名卡的定义", "--limit", "5")["hits"]:
+        anchor = hit["clause"]["id"] if hit["clause"] else hit["id"]
+        children = {
+            r[0]
+            for r in db.execute("SELECT id FROM passages WHERE parent = ? AND kind = 'example'", (anchor,))
+        }
+        assert {e["id"] for e in hit["examples"]} == children - {hit["id"]}
+
+
+def test_ask_prints_citations(cli):
+    out = cli("ask", "cost算不算卡片的效果").output
+    assert "§4.2.2 cost" in out and "000_10f134482f0c174e.txt:235" in out
+
+
+def test_section_shows_breadcrumb_clauses_and_tree(cli, cli_json):
+    view = cli_json("section", "4.2.2")
+    assert [c["number"] for c in view["breadcrumb"]] == ["4.2", "4.2.2"]
+    assert [p["id"] for p in view["passages"] if p["kind"] == "clause"] == [f"4.2.2/{i}" for i in range(1, 6)]
+    assert [c["number"] for c in view["children"]] == ["4.2.2.1", "4.2.2.2", "4.2.2.3"]
+    assert "cost" in [c["id"] for c in view["defines"]]
+    tree = cli("section", "4").output
+    assert "4.3.3.6.2.3" in tree or "no section" in tree
+
+
+def test_section_of_a_ruling_topic(cli_json):
+    view = cli_json("section", "rulings/cost")
+    assert view["title"] == "cost" and any("17/7/28" in p["text"] for p in view["passages"])
+
+
+def test_card_json_contract(cli_json):
+    payload = cli_json("card", "电器尾龙")
+    assert payload["matches"][0]["name"] == "电气尾龙"
+    assert {"name", "score"} <= set(payload["matches"][0])
+    assert any("电气尾龙" in r["text"] for r in payload["rulings"])
+
+
+def test_card_rulings_are_newest_first(cli_json):
+    dates = [max(r["dates"]) for r in cli_json("card", "大宇宙")["rulings"] if r["dates"]]
+    assert dates and dates == sorted(dates, reverse=True)
+
+
+def test_concept_by_any_name(cli_json):
+    for name in ("miss-timing", "卡时点", "miss timing"):
+        assert cli_json("concept", name)["id"] == "miss_timing"
+    cost = cli_json("concept", "cost")
+    assert any("支付的cost也不能取回" in d["text"] for d in cost["definitions"])
+    assert cost["related"]
+
+
+@pytest.mark.parametrize(
+    "args, message",
+    [
+        (["section", "9.9.9"], "no section '9.9.9'"),
+        (["concept", "flux capacitor"], "no concept called"),
+        (["card", "完全不存在的东西啊啊"], "no card is called anything like"),
+        (["search", "   "], "the query is empty"),
+        (["ask", ""], "the query is empty"),
+        (["search", "卷" * 400], "characters long"),
+        (["search", "卷回", "--since", "2023-13-45"], "not a date"),
+        (["search", "卷回", "--card", "完全不存在的东西啊啊"], "no card is called anything like"),
+        (["search", "卷回", "--concept", "nonsense"], "no concept called"),
+    ],
+)
+def test_bad_input_is_a_one_line_error(cli, args, message):
+    result = cli(*args, expect=None)
+    assert result.exit_code == 1
+    assert result.output.strip().splitlines() == [
+        next(line for line in result.output.splitlines() if message in line)
+    ]
+    assert "Traceback" not in result.output
+
+
+def test_a_malformed_option_is_a_usage_error(cli):
+    result = cli("search", "卷回", "--limit", "zero", expect=None)
+    assert result.exit_code == 2 and "Usage:" in result.output
+    result = cli("search", "卷回", "--kind", "poem", expect=None)
+    assert result.exit_code == 2
+
+
+@pytest.mark.parametrize("query", ["No.62", "XYZ:素材", "-", "NOT", "OR", '"', "AND (", "*", "卷回 NOT 攻击"])
+def test_fts_syntax_in_a_query_is_just_text(cli_json, query):
+    assert isinstance(cli_json("search", query)["hits"], list)
+
+
+def test_an_unknown_card_in_json_is_an_empty_list(cli_json):
+    assert cli_json("card", "完全不存在的东西啊啊") == {
+        "query": "完全不存在的东西啊啊",
+        "matches": [],
+        "rulings": [],
+    }
