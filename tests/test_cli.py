@@ -5,8 +5,9 @@ import json
 import pytest
 from click.testing import CliRunner
 
-from conftest import ROOT
 from ocgkb.cli import main
+
+from conftest import ROOT
 
 HIT_FIELDS = {"id", "kind", "text", "source", "section", "topic", "dates", "cards", "concepts", "score"}
 
