@@ -36,6 +36,15 @@ EXPANSION_WEIGHT = 0.35
 # BM25 over OR-ed words favours one rare word; a passage that says more of what
 # was asked (weighted by rarity) is the better answer.
 COVERAGE_WEIGHT = 0.4
+# A matching example lifts its clause to this share of its own score.
+PARENT_LIFT = 0.9
+# A question that asks how many (几张, 多少, 上限) is answered by a passage that
+# states a number of something.
+COUNT_QUESTION = re.compile(r"几[张只次个回局星速点分秒]|多少|上限|下限|最多|最少|至多|至少")
+COUNT_ANSWER = re.compile(
+    r"\d+\s*(?:张|只|次|个|回合|局|分钟|秒|星|速|点)|[一二三四五六七八九十两]+\s*(?:张|只|次|个|回合|局|分钟)"
+)
+COUNT_BONUS = 0.12
 
 
 class QueryError(OcgkbError):
@@ -111,15 +120,29 @@ def plan_query(kb: KnowledgeBase, question: str) -> QueryPlan:
     concepts = _concepts_in(kb, text)
     # What the question says in the texts' own words counts in full (血 → 基本分);
     # a concept's other names count less: they widen, they do not translate.
-    translations = _as_words(
-        kb, [t for key, targets in _synonyms(kb).items() if key in text for t in targets], words
-    )
+    translations = _as_words(kb, _translate(text, _synonyms(kb)), words)
     aliases = _as_words(kb, [t for cid in concepts for t in _concept_terms(kb)[cid]], words + translations)
     words = words + translations
     expansion_words = aliases
     cards = _cards_in(kb, text)
     grams = [g for g in dict.fromkeys(bigrams(text)) if len(g) == 2]
     return QueryPlan(text, words, expansion_words, grams, concepts, cards)
+
+
+def _translate(text: str, synonyms: dict[str, list[str]]) -> list[str]:
+    """The texts' words for what the question says, longest phrase first: in
+    攻守表示 the phrase means battle position, not 攻守 (ATK/DEF)."""
+    taken = [False] * len(text)
+    found: list[str] = []
+    for key in sorted(synonyms, key=len, reverse=True):
+        start = text.find(key)
+        while start != -1:
+            end = start + len(key)
+            if not any(taken[start:end]):
+                taken[start:end] = [True] * len(key)
+                found += synonyms[key]
+            start = text.find(key, end)
+    return found
 
 
 def _as_words(kb: KnowledgeBase, terms: list[str], known: list[str]) -> list[str]:
@@ -147,6 +170,12 @@ def search(kb: KnowledgeBase, question: str, filters: Filters | None = None, lim
         return []
     rows = {**expanded, **main}
     ids = list(rows)
+    texts = {
+        r[0]: r[1]
+        for r in kb.query(
+            f"SELECT id, search_text FROM passages WHERE id IN ({','.join('?' * len(ids))})", ids
+        )
+    }
     coverage = _coverage(kb, ids, plan.words)
     tags = _tags(kb, ids)
     card_tags = _card_tags(kb, ids)
@@ -154,6 +183,7 @@ def search(kb: KnowledgeBase, question: str, filters: Filters | None = None, lim
     best_expanded = max((r["bm"] for r in expanded.values()), default=1.0) or 1.0
     scored: dict[str, float] = {}
     merged: dict[str, list[str]] = {}
+    asks_count = bool(COUNT_QUESTION.search(plan.text))
     for pid, r in rows.items():
         relevance = (main[pid]["bm"] / best_main if pid in main else 0.0) + EXPANSION_WEIGHT * (
             expanded[pid]["bm"] / best_expanded if pid in expanded else 0.0
@@ -171,13 +201,31 @@ def search(kb: KnowledgeBase, question: str, filters: Filters | None = None, lim
                 )
         if plan.cards and set(plan.cards) & card_tags.get(pid, set()):
             score += CARD_BONUS
+        if asks_count and COUNT_ANSWER.search(texts[pid]):
+            score += COUNT_BONUS
         # A near-twin counts for the passage it repeats, shown once.
         target = r["dup_of"] if r["dup_of"] and _passes(kb, r["dup_of"], where, params) else pid
         if target != pid:
             merged.setdefault(target, []).append(pid)
         scored[target] = max(scored.get(target, 0.0), score)
+    _lift_parents(kb, scored)
     ranked = sorted(scored.items(), key=lambda item: (-item[1], item[0]))[:limit]
     return [_hit(kb, pid, score, merged.get(pid, [])) for pid, score in ranked]
+
+
+def _lift_parents(kb: KnowledgeBase, scored: dict[str, float]) -> None:
+    """A clause whose example or sub-item matches is nearly as relevant as that
+    example: the rule is shown, not only its illustration."""
+    ids = list(scored)
+    marks = ",".join("?" * len(ids))
+    rows = kb.query(
+        f"SELECT id, parent FROM passages WHERE id IN ({marks}) AND parent IS NOT NULL"
+        " AND kind IN ('example', 'subitem')",
+        ids,
+    )
+    for row in rows:
+        if row["parent"] in scored:
+            scored[row["parent"]] = max(scored[row["parent"]], scored[row["id"]] * PARENT_LIFT)
 
 
 def _ranked(kb: KnowledgeBase, match: str, where: str, params: list) -> dict[str, dict]:
