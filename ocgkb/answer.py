@@ -3,7 +3,8 @@ dated rulings around it."""
 
 from __future__ import annotations
 
-from .search import Filters, Hit, passage_hit, plan_query, search
+from .query import plan_query
+from .search import Filters, Hit, passage_hit, search
 from .store import KnowledgeBase
 
 RULINGS_PER_ANSWER = 3

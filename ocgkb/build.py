@@ -25,7 +25,7 @@ from .rulebook import read_rulebook
 from .tokenize import Segmenter, bigrams, latin_words
 from .topics import read_topics
 
-SCHEMA_VERSION = "1"
+SCHEMA_VERSION = "2"
 Progress = Callable[[str], None]
 
 
@@ -417,6 +417,7 @@ def _write(tmp: Path, **parts) -> None:
         pk="number",
     )
     passages: list[Passage] = parts["passages"]
+    fts_rows: list[dict] = parts["fts_rows"]
     files = {d.name: d.file for d in parts["documents"]}
     db["passages"].insert_all(
         (
@@ -436,6 +437,7 @@ def _write(tmp: Path, **parts) -> None:
                 "dup_of": parts["dup_of"].get(p.id),
                 "flags": json.dumps(p.flags, ensure_ascii=False) if p.flags else None,
                 "source_note": "wiki" if p.doc == "rulings" and has_wiki_source(p.text) else None,
+                "context": fts_rows[i - 1]["context"],
             }
             for i, p in enumerate(passages, 1)
         ),
@@ -488,6 +490,13 @@ def _write(tmp: Path, **parts) -> None:
         "INSERT INTO passage_fts(rowid, words, grams, context) VALUES (:rowid, :words, :grams, :context)",
         parts["fts_rows"],
     )
+    # How many passages hold each indexed term: the query leaves out the commonest.
+    db.conn.execute("CREATE VIRTUAL TABLE passage_terms USING fts5vocab(passage_fts, 'row')")
+    average = {
+        column: sum(len(row[column].split()) for row in fts_rows) / max(len(fts_rows), 1)
+        for column in ("words", "grams", "context")
+    }
+    db["meta"].insert({"key": "average_tokens", "value": json.dumps(average)})
     vocabulary: Counter = parts["vocabulary"]
     db["vocabulary"].insert_all(({"term": t, "df": n} for t, n in sorted(vocabulary.items())), pk="term")
     db["meta"].insert(

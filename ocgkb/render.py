@@ -55,7 +55,7 @@ def _flags(hit: dict) -> str:
 def render_hits(kb, query: str, hits: list) -> str:
     if not hits:
         return f"No passage answers {query!r}."
-    from .search import plan_query
+    from .query import plan_query
 
     plan = plan_query(kb, query)
     words = plan.words + plan.expansions

@@ -1,43 +1,49 @@
 """Ranking passages for a question.
 
-1. The question is put in search form and cut into the index's words (no jieba
-   at query time), its character bigrams, and the words its synonyms and the
-   concepts it names add (kb/synonyms.yaml, kb/concepts.yaml).
-2. SQLite FTS5 ranks candidates by BM25 over three columns: jieba words, bigrams,
-   and the section title or topic each passage stands under.
-3. The candidates are re-ranked: a passage about the concepts and cards the
-   question names gains, a rule clause outranks a loose paragraph, and a
-   near-twin of another passage is merged into it.
+1. The question becomes words, bigrams and expansions (ocgkb.query).
+2. Candidates: SQLite FTS5 ranks passages by BM25 over the question's
+   selective terms (those in at most MAX_SHARE of passages; the commonest
+   cost the most and tell the least), and separately over its expansions.
+3. Each candidate is scored by BM25 over *all* the terms, computed here on its
+   text, its bigrams and its section title or topic; a passage that says more
+   of what was asked, is about the concepts and cards the question names, or
+   states a number when a number is asked for, gains; a rule clause outranks a
+   loose paragraph; a clause whose example matches rises with it; a near-twin of
+   another passage is merged into it.
 """
 
 from __future__ import annotations
 
 import datetime as dt
-import functools
 import json
 import math
 import re
+from collections import Counter
+from collections.abc import Iterable
 from dataclasses import dataclass, field
 
-from . import OcgkbError
-from .normalize import squash
+from .query import QueryError, QueryPlan, plan_query
 from .store import KnowledgeBase
-from .tokenize import bigrams, query_words
 
-MAX_QUERY = 300
-CANDIDATES = 150
-# Column weights of BM25: words, bigrams, section title / topic.
-COLUMN_WEIGHTS = (1.0, 0.6, 0.5)
+CANDIDATES = 50
+# BM25 weights of where a term is found: the passage's words, its bigrams, its title.
+WORD_WEIGHT, GRAM_WEIGHT, TITLE_WEIGHT = 1.0, 0.6, 0.5
+BM25_K1, BM25_B = 1.2, 0.75
 KIND_PRIOR = {"clause": 1.0, "subitem": 0.93, "ruling": 0.95, "example": 0.85, "note": 0.85, "paragraph": 0.8}
 CONCEPT_BONUS = 0.18
 CARD_BONUS = 0.25
-# Words the question did not say but its synonyms and concepts add count less.
+# Words the question did not say but its concepts add count less.
 EXPANSION_WEIGHT = 0.35
 # BM25 over OR-ed words favours one rare word; a passage that says more of what
 # was asked (weighted by rarity) is the better answer.
 COVERAGE_WEIGHT = 0.4
 # A matching example lifts its clause to this share of its own score.
 PARENT_LIFT = 0.9
+# Terms in more passages than this are left out of the candidate lookup: they
+# cost the most and weigh the least (they still count in scoring). On this corpus
+# no term is that common; on a corpus of 100,000 passages 效果 and 卡片 are.
+MAX_POSTINGS = 2000
+RAREST_KEPT = 3
 # A question that asks how many (几张, 多少, 上限) is answered by a passage that
 # states a number of something.
 COUNT_QUESTION = re.compile(r"几[张只次个回局星速点分秒]|多少|上限|下限|最多|最少|至多|至少")
@@ -46,9 +52,7 @@ COUNT_ANSWER = re.compile(
 )
 COUNT_BONUS = 0.12
 
-
-class QueryError(OcgkbError):
-    """A query that cannot be run: empty, too long, or with a bad filter."""
+__all__ = ["Filters", "Hit", "QueryError", "parse_date", "passage_hit", "plan_query", "search"]
 
 
 @dataclass
@@ -95,165 +99,125 @@ class Hit:
         }
 
 
-@dataclass
-class QueryPlan:
-    """What a question was turned into; `ask --explain` shows it."""
-
-    text: str
-    words: list[str]
-    expansions: list[str]
-    grams: list[str]
-    concepts: list[str]
-    cards: list[str]
-
-
-def plan_query(kb: KnowledgeBase, question: str) -> QueryPlan:
-    question = question.strip()
-    if not question:
-        raise QueryError("the query is empty")
-    if len(question) > MAX_QUERY:
-        raise QueryError(f"the query is {len(question)} characters long; ask in at most {MAX_QUERY}")
-    text = kb.normalize(question)
-    vocabulary = kb.vocabulary
-    ignore = _query_lists(str(kb.path))["ignore"]
-    words = [w for w in query_words(text, vocabulary) if w not in ignore]
-    concepts = _concepts_in(kb, text)
-    # What the question says in the texts' own words counts in full (血 → 基本分);
-    # a concept's other names count less: they widen, they do not translate.
-    translations = _as_words(kb, _translate(text, _synonyms(kb)), words)
-    aliases = _as_words(kb, [t for cid in concepts for t in _concept_terms(kb)[cid]], words + translations)
-    words = words + translations
-    expansion_words = aliases
-    cards = _cards_in(kb, text)
-    grams = [g for g in dict.fromkeys(bigrams(text)) if len(g) == 2]
-    return QueryPlan(text, words, expansion_words, grams, concepts, cards)
-
-
-def _translate(text: str, synonyms: dict[str, list[str]]) -> list[str]:
-    """The texts' words for what the question says, longest phrase first: in
-    攻守表示 the phrase means battle position, not 攻守 (ATK/DEF)."""
-    taken = [False] * len(text)
-    found: list[str] = []
-    for key in sorted(synonyms, key=len, reverse=True):
-        start = text.find(key)
-        while start != -1:
-            end = start + len(key)
-            if not any(taken[start:end]):
-                taken[start:end] = [True] * len(key)
-                found += synonyms[key]
-            start = text.find(key, end)
-    return found
-
-
-def _as_words(kb: KnowledgeBase, terms: list[str], known: list[str]) -> list[str]:
-    """Index words for a list of terms, leaving out those already in `known`."""
-    vocabulary = kb.vocabulary
-    found: list[str] = []
-    for term in terms:
-        form = squash(kb.normalize(term))
-        for word in [form] if form in vocabulary else query_words(form, vocabulary):
-            if word not in known and word not in found:
-                found.append(word)
-    return found
-
-
 def search(kb: KnowledgeBase, question: str, filters: Filters | None = None, limit: int = 10) -> list[Hit]:
     """The best passages for a question, best first."""
-    filters = filters or Filters()
-    where, params = _filter_sql(kb, filters)
+    where, params = _filter_sql(kb, filters or Filters())
     plan = plan_query(kb, question)
-    if not plan.words and not plan.grams and not plan.expansions:
+    terms = plan.words + plan.grams + plan.expansions
+    if not terms:
         return []  # only punctuation or question words: nothing to look for
-    main = _ranked(kb, _match_expression(plan.words, plan.grams), where, params)
-    expanded = _ranked(kb, _match_expression(plan.expansions, []), where, params) if plan.expansions else {}
-    if not main and not expanded:
+    counts = _document_counts(kb, terms)
+    candidates = _candidates(kb, _selective(kb, terms, counts), where, params)
+    if not candidates:
         return []
-    rows = {**expanded, **main}
-    ids = list(rows)
-    texts = {
-        r[0]: r[1]
-        for r in kb.query(
-            f"SELECT id, search_text FROM passages WHERE id IN ({','.join('?' * len(ids))})", ids
-        )
-    }
-    coverage = _coverage(kb, ids, plan.words)
-    tags = _tags(kb, ids)
+    relevance = _bm25(kb, plan, candidates, counts)
+    best = max(relevance.values()) or 1.0
+    ids = list(candidates)
+    tags = _concept_tags(kb, ids)
     card_tags = _card_tags(kb, ids)
-    best_main = max((r["bm"] for r in main.values()), default=1.0) or 1.0
-    best_expanded = max((r["bm"] for r in expanded.values()), default=1.0) or 1.0
+    asks_count = bool(COUNT_QUESTION.search(plan.text))
+    coverage_weights = _coverage_weights(kb, plan.words, counts)
+    twins_allowed = _passing(kb, {r["dup_of"] for r in candidates.values() if r["dup_of"]}, where, params)
     scored: dict[str, float] = {}
     merged: dict[str, list[str]] = {}
-    asks_count = bool(COUNT_QUESTION.search(plan.text))
-    for pid, r in rows.items():
-        relevance = (main[pid]["bm"] / best_main if pid in main else 0.0) + EXPANSION_WEIGHT * (
-            expanded[pid]["bm"] / best_expanded if pid in expanded else 0.0
-        )
-        score = (
-            relevance
-            * KIND_PRIOR.get(r["kind"], 0.8)
-            * (1 - COVERAGE_WEIGHT + COVERAGE_WEIGHT * coverage[pid])
-        )
-        passage_concepts = tags.get(pid, {})
+    for pid, row in candidates.items():
+        score = relevance[pid] / best * KIND_PRIOR.get(row["kind"], 0.8)
+        score *= 1 - COVERAGE_WEIGHT + COVERAGE_WEIGHT * _coverage(coverage_weights, row["body"])
         for cid in plan.concepts:
-            if cid in passage_concepts:
-                score += (
-                    CONCEPT_BONUS * (1.0 if passage_concepts[cid] == "text" else 0.5) / len(plan.concepts)
-                )
+            if cid in tags.get(pid, {}):
+                strength = 1.0 if tags[pid][cid] == "text" else 0.5
+                score += CONCEPT_BONUS * strength / len(plan.concepts)
         if plan.cards and set(plan.cards) & card_tags.get(pid, set()):
             score += CARD_BONUS
-        if asks_count and COUNT_ANSWER.search(texts[pid]):
+        if asks_count and COUNT_ANSWER.search(row["body"]):
             score += COUNT_BONUS
         # A near-twin counts for the passage it repeats, shown once.
-        target = r["dup_of"] if r["dup_of"] and _passes(kb, r["dup_of"], where, params) else pid
+        target = row["dup_of"] if row["dup_of"] in twins_allowed else pid
         if target != pid:
             merged.setdefault(target, []).append(pid)
         scored[target] = max(scored.get(target, 0.0), score)
-    _lift_parents(kb, scored)
+    for pid, row in candidates.items():
+        if row["kind"] in ("example", "subitem") and row["parent"] in scored and pid in scored:
+            scored[row["parent"]] = max(scored[row["parent"]], scored[pid] * PARENT_LIFT)
     ranked = sorted(scored.items(), key=lambda item: (-item[1], item[0]))[:limit]
-    return [_hit(kb, pid, score, merged.get(pid, [])) for pid, score in ranked]
+    return _hits(kb, ranked, merged)
 
 
-def _lift_parents(kb: KnowledgeBase, scored: dict[str, float]) -> None:
-    """A clause whose example or sub-item matches is nearly as relevant as that
-    example: the rule is shown, not only its illustration."""
-    ids = list(scored)
-    marks = ",".join("?" * len(ids))
-    rows = kb.query(
-        f"SELECT id, parent FROM passages WHERE id IN ({marks}) AND parent IS NOT NULL"
-        " AND kind IN ('example', 'subitem')",
-        ids,
-    )
-    for row in rows:
-        if row["parent"] in scored:
-            scored[row["parent"]] = max(scored[row["parent"]], scored[row["id"]] * PARENT_LIFT)
+def _document_counts(kb: KnowledgeBase, terms: list[str]) -> dict[str, int]:
+    marks = ",".join("?" * len(terms))
+    return dict(kb.query(f"SELECT term, doc FROM passage_terms WHERE term IN ({marks})", terms))
 
 
-def _ranked(kb: KnowledgeBase, match: str, where: str, params: list) -> dict[str, dict]:
-    """The best candidates for one FTS5 expression: id → row with a positive `bm`."""
-    if not match:
+def _selective(kb: KnowledgeBase, terms: list[str], counts: dict[str, int]) -> list[str]:
+    """The terms worth a full-text lookup: those in at most MAX_POSTINGS
+    passages, or the RAREST_KEPT rarest when every term is common."""
+    present = [t for t in dict.fromkeys(terms) if counts.get(t, 0) > 0]
+    kept = [t for t in present if counts[t] <= MAX_POSTINGS]
+    if len(kept) < RAREST_KEPT:
+        kept = sorted(present, key=lambda t: counts[t])[:RAREST_KEPT]
+    return kept
+
+
+def _candidates(kb: KnowledgeBase, terms: list[str], where: str, params: list) -> dict[str, dict]:
+    """The best passages for some terms by FTS5's BM25, with what scoring needs."""
+    if not terms:
         return {}
+    # Every term quoted, so input such as `No.62`, `NOT` or `-` is never FTS5 syntax.
+    match = " OR ".join('"' + t.replace('"', '""') + '"' for t in terms)
     sql = f"""
-        SELECT p.id, p.kind, p.dup_of, -bm25(passage_fts, ?, ?, ?) AS bm
-        FROM passage_fts JOIN passages p ON p.rowid = passage_fts.rowid
+        SELECT p.id, p.kind, p.dup_of, p.parent, p.search_text AS body, p.context,
+               f.words, f.grams
+        FROM passage_fts f JOIN passages p ON p.rowid = f.rowid
         WHERE passage_fts MATCH ? {where}
-        ORDER BY bm DESC LIMIT {CANDIDATES}
+        ORDER BY bm25(passage_fts) LIMIT {CANDIDATES}
     """
-    return {r["id"]: dict(r) for r in kb.query(sql, (*COLUMN_WEIGHTS, match, *params))}
+    return {r["id"]: dict(r) for r in kb.query(sql, (match, *params))}
 
 
-def _match_expression(words: list[str], grams: list[str]) -> str:
-    """An FTS5 expression with every term quoted, so input such as `No.62`, `NOT`
-    or `-` is never read as FTS5 syntax."""
+def _bm25(
+    kb: KnowledgeBase, plan: QueryPlan, candidates: dict[str, dict], counts: dict[str, int]
+) -> dict[str, float]:
+    """BM25 of every candidate over all the question's terms, by where they are found."""
+    n = max(kb.passage_count, 1)
+    idf = {t: math.log(1 + (n - c + 0.5) / (c + 0.5)) for t, c in counts.items()}
+    average = kb.average_tokens
+    words = {t: idf.get(t, 0.0) for t in plan.words}
+    grams = {t: idf.get(t, 0.0) for t in plan.grams}
+    expansions = {t: idf.get(t, 0.0) for t in plan.expansions}
+    scores = {}
+    for pid, row in candidates.items():
+        tokens, gram_tokens, title = row["words"].split(), row["grams"].split(), row["context"].split()
+        token_counts, gram_counts, title_counts = Counter(tokens), Counter(gram_tokens), Counter(title)
+        scores[pid] = (
+            WORD_WEIGHT * _field(token_counts, len(tokens), words, average["words"])
+            + GRAM_WEIGHT * _field(gram_counts, len(gram_tokens), grams, average["grams"])
+            + TITLE_WEIGHT * _field(title_counts, len(title), words, average["context"])
+            + EXPANSION_WEIGHT * _field(token_counts, len(tokens), expansions, average["words"])
+        )
+    return scores
 
-    def any_of(terms: list[str]) -> str:
-        return " OR ".join('"' + t.replace('"', '""') + '"' for t in terms)
 
-    parts = []
-    if words:
-        parts.append(f"{{words context}} : ({any_of(words)})")
-    if grams:
-        parts.append(f"grams : ({any_of(grams)})")
-    return " OR ".join(parts)
+def _field(counts: Counter, length: int, weights: dict[str, float], average: float) -> float:
+    """BM25 of one field: `counts` of its tokens, `weights` the idf of the terms sought."""
+    norm = BM25_K1 * (1 - BM25_B + BM25_B * length / (average or 1.0))
+    score = 0.0
+    for term, idf in weights.items():
+        f = counts.get(term)
+        if f:
+            score += idf * f * (BM25_K1 + 1) / (f + norm)
+    return score
+
+
+def _coverage_weights(kb: KnowledgeBase, words: list[str], counts: dict[str, int]) -> dict[str, float]:
+    """How much each question word counts toward coverage: rarer words more."""
+    n = kb.passage_count
+    return {w: math.log(1 + n / (1 + counts.get(w, 0))) for w in words}
+
+
+def _coverage(weights: dict[str, float], body: str) -> float:
+    """The share of the question's words (weighted by rarity) a passage contains."""
+    total = sum(weights.values())
+    return sum(w for word, w in weights.items() if word in body) / total if total else 1.0
 
 
 def _filter_sql(kb: KnowledgeBase, filters: Filters) -> tuple[str, list]:
@@ -304,33 +268,19 @@ def parse_date(value: str) -> str:
     raise QueryError(f"not a date: {value!r} (use YYYY-MM-DD)")
 
 
-def _passes(kb: KnowledgeBase, pid: str, where: str, params: list) -> bool:
-    if not where:
-        return True
-    sql = f"SELECT 1 FROM passages p WHERE p.id = ? {where}"
-    return bool(kb.query(sql, (pid, *params)))
-
-
-def _coverage(kb: KnowledgeBase, ids: list[str], words: list[str]) -> dict[str, float]:
-    """The share of the question's words (weighted by rarity) each passage contains."""
-    if not words:
-        return dict.fromkeys(ids, 1.0)
-    n = kb.passage_count
-    weight = {w: math.log(1 + n / (1 + kb.vocabulary.get(w, 0))) for w in words}
-    total = sum(weight.values())
+def _passing(kb: KnowledgeBase, ids: Iterable[str], where: str, params: list) -> set[str]:
+    """Which of these passages the filters let through."""
+    ids = list(ids)
+    if not ids:
+        return set()
     marks = ",".join("?" * len(ids))
-    rows = kb.query(
-        f"SELECT p.id, p.search_text, p.topic FROM passages p WHERE p.id IN ({marks})",
-        ids,
-    )
-    result = {}
-    for row in rows:
-        text = squash(row["search_text"] + row["topic"].lower())
-        result[row["id"]] = sum(weight[w] for w in words if w in text) / total
-    return result
+    return {
+        r[0]
+        for r in kb.query(f"SELECT p.id FROM passages p WHERE p.id IN ({marks}) {where}", (*ids, *params))
+    }
 
 
-def _tags(kb: KnowledgeBase, ids: list[str]) -> dict[str, dict[str, str]]:
+def _concept_tags(kb: KnowledgeBase, ids: list[str]) -> dict[str, dict[str, str]]:
     marks = ",".join("?" * len(ids))
     tags: dict[str, dict[str, str]] = {}
     for row in kb.query(
@@ -349,99 +299,57 @@ def _card_tags(kb: KnowledgeBase, ids: list[str]) -> dict[str, set[str]]:
 
 
 def passage_hit(kb: KnowledgeBase, pid: str, score: float = 0.0) -> Hit:
-    return _hit(kb, pid, score, [])
+    """One passage as a hit, by its id."""
+    return _hits(kb, [(pid, score)], {})[0]
 
 
-def _hit(kb: KnowledgeBase, pid: str, score: float, merged: list[str]) -> Hit:
-    row = kb.query("SELECT * FROM passages WHERE id = ?", (pid,))[0]
-    dates = [r[0] for r in kb.query("SELECT date FROM dates WHERE passage_id = ? ORDER BY position", (pid,))]
-    cards = [
-        r[0]
-        for r in kb.query(
-            "SELECT DISTINCT card FROM passage_cards WHERE passage_id = ? ORDER BY rowid", (pid,)
+def _hits(kb: KnowledgeBase, ranked: list[tuple[str, float]], merged: dict[str, list[str]]) -> list[Hit]:
+    """Whole hits for ranked ids, read in four queries whatever their number."""
+    if not ranked:
+        return []
+    ids = [pid for pid, _ in ranked]
+    marks = ",".join("?" * len(ids))
+    rows = {r["id"]: r for r in kb.query(f"SELECT * FROM passages WHERE id IN ({marks})", ids)}
+    dates: dict[str, list[str]] = {}
+    for r in kb.query(
+        f"SELECT passage_id, date FROM dates WHERE passage_id IN ({marks}) ORDER BY position", ids
+    ):
+        dates.setdefault(r[0], []).append(r[1])
+    cards: dict[str, list[str]] = {}
+    for r in kb.query(
+        f"SELECT passage_id, card FROM passage_cards WHERE passage_id IN ({marks}) ORDER BY rowid", ids
+    ):
+        if r[1] not in cards.setdefault(r[0], []):
+            cards[r[0]].append(r[1])
+    concepts: dict[str, list[str]] = {}
+    for r in kb.query(
+        f"SELECT passage_id, concept FROM passage_concepts WHERE passage_id IN ({marks}) ORDER BY concept",
+        ids,
+    ):
+        concepts.setdefault(r[0], []).append(r[1])
+    hits = []
+    for pid, score in ranked:
+        row = rows[pid]
+        hits.append(
+            Hit(
+                id=pid,
+                kind=row["kind"],
+                text=row["text"],
+                source={
+                    "file": row["file"],
+                    "doc": row["doc"],
+                    "line": row["line"],
+                    "line_end": row["line_end"],
+                },
+                section=row["section"] if row["doc"] == "rulebook" else None,
+                topic=row["topic"],
+                dates=dates.get(pid, []),
+                cards=cards.get(pid, []),
+                concepts=concepts.get(pid, []),
+                score=score,
+                parent=row["parent"],
+                flags=json.loads(row["flags"]) if row["flags"] else [],
+                merged=merged.get(pid, []),
+            )
         )
-    ]
-    concepts = [
-        r[0]
-        for r in kb.query(
-            "SELECT concept FROM passage_concepts WHERE passage_id = ? ORDER BY concept", (pid,)
-        )
-    ]
-    return Hit(
-        id=row["id"],
-        kind=row["kind"],
-        text=row["text"],
-        source={"file": row["file"], "doc": row["doc"], "line": row["line"], "line_end": row["line_end"]},
-        section=row["section"] if row["doc"] == "rulebook" else None,
-        topic=row["topic"],
-        dates=dates,
-        cards=cards,
-        concepts=concepts,
-        score=score,
-        parent=row["parent"],
-        flags=json.loads(row["flags"]) if row["flags"] else [],
-        merged=merged,
-    )
-
-
-# What the query layer keeps from the database between calls in one process.
-@functools.lru_cache(maxsize=4)
-def _concept_index(path: str) -> tuple[dict[str, list[str]], list[tuple[str, re.Pattern[str]]]]:
-    from .store import KnowledgeBase as _KB
-
-    kb = _KB(path)
-    terms: dict[str, list[str]] = {}
-    matchers = []
-    for row in kb.query("SELECT id, zh, en, aliases FROM concepts ORDER BY id"):
-        names = [*json.loads(row["zh"]), *json.loads(row["aliases"]), *json.loads(row["en"])]
-        forms = sorted({squash(kb.normalize(n)) for n in names if n.strip()}, key=len, reverse=True)
-        terms[row["id"]] = forms
-        parts = [
-            rf"(?<![a-z]){re.escape(f)}(?![a-z])" if re.fullmatch(r"[a-z0-9 ./'-]+", f) else re.escape(f)
-            for f in forms
-        ]
-        matchers.append((row["id"], re.compile("|".join(parts))))
-    kb.close()
-    return terms, matchers
-
-
-def _concept_terms(kb: KnowledgeBase) -> dict[str, list[str]]:
-    return _concept_index(str(kb.path))[0]
-
-
-def _concepts_in(kb: KnowledgeBase, text: str) -> list[str]:
-    squashed = squash(text)
-    found = [(cid, m.search(squashed)) for cid, m in _concept_index(str(kb.path))[1]]
-    hits = [(cid, match) for cid, match in found if match]
-    # A concept named inside a longer concept's name (对象 in 持续取对象) does not count.
-    spans = [(m.start(), m.end()) for _, m in hits]
-    return [
-        cid
-        for cid, m in hits
-        if not any(s <= m.start() and m.end() <= e and (e - s) > (m.end() - m.start()) for s, e in spans)
-    ]
-
-
-def _synonyms(kb: KnowledgeBase) -> dict[str, list[str]]:
-    return _query_lists(str(kb.path))["synonyms"]
-
-
-@functools.lru_cache(maxsize=4)
-def _query_lists(path: str) -> dict:
-    from .store import KnowledgeBase as _KB
-
-    kb = _KB(path)
-    lists = json.loads(kb.meta("synonyms") or "{}")
-    kb.close()
-    return {"synonyms": lists.get("synonyms", {}), "ignore": set(lists.get("ignore", []))}
-
-
-def _cards_in(kb: KnowledgeBase, text: str) -> list[str]:
-    squashed = squash(text)
-    return [
-        row[0]
-        for row in kb.query(
-            "SELECT name FROM cards WHERE kind = 'card' AND length(search_name) >= 2 AND instr(?, search_name) > 0",
-            (squashed,),
-        )
-    ]
+    return hits

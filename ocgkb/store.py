@@ -42,6 +42,11 @@ class KnowledgeBase:
     def passage_count(self) -> int:
         return self.conn.execute("SELECT count(*) FROM passages").fetchone()[0]
 
+    @functools.cached_property
+    def average_tokens(self) -> dict[str, float]:
+        """Mean tokens per passage in each indexed field, for BM25's length norm."""
+        return json.loads(self.meta("average_tokens") or '{"words": 1, "grams": 1, "context": 1}')
+
     def report(self) -> dict:
         return json.loads(self.meta("report") or "{}")
 

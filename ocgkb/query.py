@@ -1,0 +1,175 @@
+"""Turning a question into what the index is searched for.
+
+The question is put in search form (kb.normalize) and cut into the index's
+words without jieba (tokenize.query_words); slang is translated into the texts'
+words (kb/synonyms.yaml, longest phrase first); the concepts it names
+(kb/concepts.yaml) add their other names; the cards it names are recognised.
+"""
+
+from __future__ import annotations
+
+import functools
+import json
+import re
+from dataclasses import dataclass
+
+from . import OcgkbError
+from .normalize import squash
+from .store import KnowledgeBase
+from .tokenize import bigrams, query_words
+
+MAX_QUERY = 300
+_LATIN = re.compile(r"[a-z0-9 ./'-]+")
+
+
+class QueryError(OcgkbError):
+    """A query that cannot be run: empty, too long, or with a bad filter."""
+
+
+@dataclass
+class QueryPlan:
+    """What a question was turned into; `ask --explain` shows it."""
+
+    text: str
+    words: list[str]
+    expansions: list[str]
+    grams: list[str]
+    concepts: list[str]
+    cards: list[str]
+
+
+def plan_query(kb: KnowledgeBase, question: str) -> QueryPlan:
+    question = question.strip()
+    if not question:
+        raise QueryError("the query is empty")
+    if len(question) > MAX_QUERY:
+        raise QueryError(f"the query is {len(question)} characters long; ask in at most {MAX_QUERY}")
+    text = kb.normalize(question)
+    vocabulary = kb.vocabulary
+    ignore = _query_lists(str(kb.path))["ignore"]
+    words = [w for w in query_words(text, vocabulary) if w not in ignore]
+    named = _concepts_in(kb, text)
+    concepts = list(named)
+    # What the question says in the texts' own words counts in full (血 → 基本分,
+    # and a concept named in English → its Chinese names); a concept's other
+    # names count less: they widen, they do not translate.
+    zh_names = _zh_names(kb)
+    english = [
+        name
+        for cid, said in named.items()
+        if _LATIN.fullmatch(said) and said not in {squash(kb.normalize(n)) for n in zh_names[cid]}
+        for name in zh_names[cid]
+    ]
+    translations = _as_words(kb, _translate(text, _synonyms(kb)) + english, words)
+    aliases = _as_words(kb, [t for cid in concepts for t in _concept_terms(kb)[cid]], words + translations)
+    words = words + translations
+    expansion_words = aliases
+    cards = _cards_in(kb, text)
+    grams = [g for g in dict.fromkeys(bigrams(text)) if len(g) == 2]
+    return QueryPlan(text, words, expansion_words, grams, concepts, cards)
+
+
+def _translate(text: str, synonyms: dict[str, list[str]]) -> list[str]:
+    """The texts' words for what the question says, longest phrase first: in
+    攻守表示 the phrase means battle position, not 攻守 (ATK/DEF)."""
+    taken = [False] * len(text)
+    found: list[str] = []
+    for key in sorted(synonyms, key=len, reverse=True):
+        start = text.find(key)
+        while start != -1:
+            end = start + len(key)
+            if not any(taken[start:end]):
+                taken[start:end] = [True] * len(key)
+                found += synonyms[key]
+            start = text.find(key, end)
+    return found
+
+
+def _as_words(kb: KnowledgeBase, terms: list[str], known: list[str]) -> list[str]:
+    """Index words for a list of terms, leaving out those already in `known`."""
+    vocabulary = kb.vocabulary
+    found: list[str] = []
+    for term in terms:
+        form = squash(kb.normalize(term))
+        for word in [form] if form in vocabulary else query_words(form, vocabulary):
+            if word not in known and word not in found:
+                found.append(word)
+    return found
+
+
+# What the query layer keeps from the database between calls in one process.
+@functools.lru_cache(maxsize=4)
+def _concept_index(path: str) -> tuple[dict[str, list[str]], list[tuple[str, re.Pattern[str]]]]:
+    from .store import KnowledgeBase as _KB
+
+    kb = _KB(path)
+    terms: dict[str, list[str]] = {}
+    matchers = []
+    for row in kb.query("SELECT id, zh, en, aliases FROM concepts ORDER BY id"):
+        names = [*json.loads(row["zh"]), *json.loads(row["aliases"]), *json.loads(row["en"])]
+        forms = sorted({squash(kb.normalize(n)) for n in names if n.strip()}, key=len, reverse=True)
+        terms[row["id"]] = forms
+        parts = [
+            rf"(?<![a-z]){re.escape(f)}(?![a-z])" if re.fullmatch(r"[a-z0-9 ./'-]+", f) else re.escape(f)
+            for f in forms
+        ]
+        matchers.append((row["id"], re.compile("|".join(parts))))
+    kb.close()
+    return terms, matchers
+
+
+def _concept_terms(kb: KnowledgeBase) -> dict[str, list[str]]:
+    return _concept_index(str(kb.path))[0]
+
+
+def _concepts_in(kb: KnowledgeBase, text: str) -> dict[str, str]:
+    """The concepts a question names, each with the words that named it."""
+    squashed = squash(text)
+    found = [(cid, m.search(squashed)) for cid, m in _concept_index(str(kb.path))[1]]
+    hits = [(cid, match) for cid, match in found if match]
+    # A concept named inside a longer concept's name (对象 in 持续取对象) does not count.
+    spans = [(m.start(), m.end()) for _, m in hits]
+    return {
+        cid: m.group(0)
+        for cid, m in hits
+        if not any(s <= m.start() and m.end() <= e and (e - s) > (m.end() - m.start()) for s, e in spans)
+    }
+
+
+@functools.lru_cache(maxsize=4)
+def _zh_names_cached(path: str) -> dict[str, list[str]]:
+    from .store import KnowledgeBase as _KB
+
+    kb = _KB(path)
+    names = {row["id"]: json.loads(row["zh"]) for row in kb.query("SELECT id, zh FROM concepts")}
+    kb.close()
+    return names
+
+
+def _zh_names(kb: KnowledgeBase) -> dict[str, list[str]]:
+    return _zh_names_cached(str(kb.path))
+
+
+def _synonyms(kb: KnowledgeBase) -> dict[str, list[str]]:
+    return _query_lists(str(kb.path))["synonyms"]
+
+
+@functools.lru_cache(maxsize=4)
+def _query_lists(path: str) -> dict:
+    from .store import KnowledgeBase as _KB
+
+    kb = _KB(path)
+    lists = json.loads(kb.meta("synonyms") or "{}")
+    kb.close()
+    return {"synonyms": lists.get("synonyms", {}), "ignore": set(lists.get("ignore", []))}
+
+
+def _cards_in(kb: KnowledgeBase, text: str) -> list[str]:
+    squashed = squash(text)
+    return [
+        row[0]
+        for row in kb.query(
+            "SELECT name FROM cards WHERE kind = 'card' AND length(search_name) >= 2 AND instr(?, search_name) > 0",
+            (squashed,),
+        )
+    ]
