@@ -44,13 +44,15 @@ PARENT_LIFT = 0.9
 # no term is that common; on a corpus of 100,000 passages 效果 and 卡片 are.
 MAX_POSTINGS = 2000
 RAREST_KEPT = 3
-# A question that asks how many (几张, 多少, 上限) is answered by a passage that
-# states a number of something.
-COUNT_QUESTION = re.compile(r"几[张只次个回局星速点分秒]|多少|上限|下限|最多|最少|至多|至少")
-COUNT_ANSWER = re.compile(
-    r"\d+\s*(?:张|只|次|个|回合|局|分钟|秒|星|速|点)|[一二三四五六七八九十两]+\s*(?:张|只|次|个|回合|局|分钟)"
-)
+# Answer types. A question that asks how many (几张, 多少, 上限) is answered by a
+# passage that states a number of the thing asked about (几张 → 15张); one that
+# asks what something is (是什么, 区别) by a passage that defines a term it names
+# (X指…, X即…, 称为X, X就是…).
+COUNT_QUESTION = re.compile(r"几\s*([张只次个回局星速点分秒])|多少|上限|下限|最多|最少|至多|至少")
+COUNTERS = "张只次个回合局分钟秒星速点"
 COUNT_BONUS = 0.12
+DEFINITION_QUESTION = re.compile(r"是什么|什么是|什么意思|指什么|是指|的区别|什么区别|有什么不同|不同在|定义")
+DEFINITION_BONUS = 0.2
 
 __all__ = ["Filters", "Hit", "QueryError", "parse_date", "passage_hit", "plan_query", "search"]
 
@@ -115,7 +117,8 @@ def search(kb: KnowledgeBase, question: str, filters: Filters | None = None, lim
     ids = list(candidates)
     tags = _concept_tags(kb, ids)
     card_tags = _card_tags(kb, ids)
-    asks_count = bool(COUNT_QUESTION.search(plan.text))
+    answers_count = _count_pattern(plan.text)
+    answers_definition = _definition_pattern(plan)
     coverage_weights = _coverage_weights(kb, plan.words, counts)
     twins_allowed = _passing(kb, {r["dup_of"] for r in candidates.values() if r["dup_of"]}, where, params)
     scored: dict[str, float] = {}
@@ -129,8 +132,10 @@ def search(kb: KnowledgeBase, question: str, filters: Filters | None = None, lim
                 score += CONCEPT_BONUS * strength / len(plan.concepts)
         if plan.cards and set(plan.cards) & card_tags.get(pid, set()):
             score += CARD_BONUS
-        if asks_count and COUNT_ANSWER.search(row["body"]):
+        if answers_count and answers_count.search(row["body"]):
             score += COUNT_BONUS
+        if answers_definition and answers_definition.search(row["body"]):
+            score += DEFINITION_BONUS
         # A near-twin counts for the passage it repeats, shown once.
         target = row["dup_of"] if row["dup_of"] in twins_allowed else pid
         if target != pid:
@@ -141,6 +146,30 @@ def search(kb: KnowledgeBase, question: str, filters: Filters | None = None, lim
             scored[row["parent"]] = max(scored[row["parent"]], scored[pid] * PARENT_LIFT)
     ranked = sorted(scored.items(), key=lambda item: (-item[1], item[0]))[:limit]
     return _hits(kb, ranked, merged)
+
+
+def _count_pattern(text: str) -> re.Pattern[str] | None:
+    """What a passage answering a how-many question says: a number of the same thing."""
+    match = COUNT_QUESTION.search(text)
+    if not match:
+        return None
+    counter = match.group(1) or f"[{COUNTERS}]"
+    return re.compile(rf"(?:\d+|[一二三四五六七八九十两]+)\s*{counter}")
+
+
+def _definition_pattern(plan: QueryPlan) -> re.Pattern[str] | None:
+    """What a passage answering a what-is question says: one of its terms, defined."""
+    if not DEFINITION_QUESTION.search(plan.text):
+        return None
+    terms = sorted(
+        {w for w in plan.words if len(w) >= 2 and not DEFINITION_QUESTION.search(w)}, key=len, reverse=True
+    )
+    if not terms:
+        return None
+    named = "|".join(map(re.escape, terms))
+    return re.compile(
+        rf"(?:{named})(?:指|即|就是|是指|称为|称作|的意思是)|(?:称为|称作|所谓|叫做)(?:{named})"
+    )
 
 
 def _document_counts(kb: KnowledgeBase, terms: list[str]) -> dict[str, int]:
