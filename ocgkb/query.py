@@ -16,7 +16,7 @@ from dataclasses import dataclass
 from . import OcgkbError
 from .normalize import squash
 from .store import KnowledgeBase
-from .tokenize import bigrams, query_words
+from .tokenize import bigrams, query_words, split_query
 
 MAX_QUERY = 300
 _LATIN = re.compile(r"[a-z0-9 ./'-]+")
@@ -33,6 +33,7 @@ class QueryPlan:
     text: str
     words: list[str]
     expansions: list[str]
+    inner: list[str]  # shorter words inside the question's words: 装备 in 装备卡
     grams: list[str]
     concepts: list[str]
     cards: list[str]
@@ -47,7 +48,9 @@ def plan_query(kb: KnowledgeBase, question: str) -> QueryPlan:
     text = kb.normalize(question)
     vocabulary = kb.vocabulary
     ignore = _query_lists(str(kb.path))["ignore"]
-    words = [w for w in query_words(text, vocabulary) if w not in ignore]
+    whole, inner = split_query(text, vocabulary, kb.vocabulary_total)
+    words = [w for w in whole if w not in ignore]
+    inner = [w for w in inner if w not in ignore]
     named = _concepts_in(kb, text)
     concepts = list(named)
     # What the question says in the texts' own words counts in full (血 → 基本分,
@@ -60,13 +63,15 @@ def plan_query(kb: KnowledgeBase, question: str) -> QueryPlan:
         if _LATIN.fullmatch(said) and said not in {squash(kb.normalize(n)) for n in zh_names[cid]}
         for name in zh_names[cid]
     ]
-    translations = _as_words(kb, _translate(text, _synonyms(kb)) + english, words)
-    aliases = _as_words(kb, [t for cid in concepts for t in _concept_terms(kb)[cid]], words + translations)
+    translations = _as_words(kb, _translate(squash(text), _synonyms(kb)) + english, words + inner)
+    aliases = _as_words(
+        kb, [t for cid in concepts for t in _concept_terms(kb)[cid]], words + inner + translations
+    )
     words = words + translations
     expansion_words = aliases
     cards = _cards_in(kb, text)
     grams = [g for g in dict.fromkeys(bigrams(text)) if len(g) == 2]
-    return QueryPlan(text, words, expansion_words, grams, concepts, cards)
+    return QueryPlan(text, words, expansion_words, inner, grams, concepts, cards)
 
 
 def _translate(text: str, synonyms: dict[str, list[str]]) -> list[str]:
@@ -91,7 +96,7 @@ def _as_words(kb: KnowledgeBase, terms: list[str], known: list[str]) -> list[str
     found: list[str] = []
     for term in terms:
         form = squash(kb.normalize(term))
-        for word in [form] if form in vocabulary else query_words(form, vocabulary):
+        for word in [form] if form in vocabulary else query_words(form, vocabulary, kb.vocabulary_total):
             if word not in known and word not in found:
                 found.append(word)
     return found

@@ -27,11 +27,14 @@ from .store import KnowledgeBase
 
 CANDIDATES = 50
 # BM25 weights of where a term is found: the passage's words, its bigrams, its title.
-WORD_WEIGHT, GRAM_WEIGHT, TITLE_WEIGHT = 1.0, 0.6, 0.5
+WORD_WEIGHT, GRAM_WEIGHT, TITLE_WEIGHT = 1.0, 0.4, 0.5
 BM25_K1, BM25_B = 1.2, 0.75
 KIND_PRIOR = {"clause": 1.0, "subitem": 0.93, "ruling": 0.95, "example": 0.85, "note": 0.85, "paragraph": 0.8}
 CONCEPT_BONUS = 0.18
 CARD_BONUS = 0.25
+# A shorter word inside one the question said (装备 in 装备卡) is the same idea
+# again: it helps to find a passage, not to count twice.
+INNER_WEIGHT = 0.3
 # Words the question did not say but its concepts add count less.
 EXPANSION_WEIGHT = 0.35
 # BM25 over OR-ed words favours one rare word; a passage that says more of what
@@ -105,7 +108,7 @@ def search(kb: KnowledgeBase, question: str, filters: Filters | None = None, lim
     """The best passages for a question, best first."""
     where, params = _filter_sql(kb, filters or Filters())
     plan = plan_query(kb, question)
-    terms = plan.words + plan.grams + plan.expansions
+    terms = plan.words + plan.inner + plan.grams + plan.expansions
     if not terms:
         return []  # only punctuation or question words: nothing to look for
     counts = _document_counts(kb, terms)
@@ -211,6 +214,7 @@ def _bm25(
     idf = {t: math.log(1 + (n - c + 0.5) / (c + 0.5)) for t, c in counts.items()}
     average = kb.average_tokens
     words = {t: idf.get(t, 0.0) for t in plan.words}
+    words.update({t: INNER_WEIGHT * idf.get(t, 0.0) for t in plan.inner})
     grams = {t: idf.get(t, 0.0) for t in plan.grams}
     expansions = {t: idf.get(t, 0.0) for t in plan.expansions}
     scores = {}

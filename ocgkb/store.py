@@ -39,6 +39,10 @@ class KnowledgeBase:
         return dict(self.conn.execute("SELECT term, df FROM vocabulary"))
 
     @functools.cached_property
+    def vocabulary_total(self) -> int:
+        return sum(self.vocabulary.values()) or 1
+
+    @functools.cached_property
     def passage_count(self) -> int:
         return self.conn.execute("SELECT count(*) FROM passages").fetchone()[0]
 

@@ -62,29 +62,39 @@ class Segmenter:
         return words + latin_words(text)
 
 
-def query_words(text: str, vocabulary: Mapping[str, int]) -> list[str]:
-    """The words of a query, cut the way the index was cut.
+def query_words(text: str, vocabulary: Mapping[str, int], total: int | None = None) -> list[str]:
+    """The words of a query, cut the way the index was cut (see `split_query`)."""
+    whole, inner = split_query(text, vocabulary, total)
+    return whole + inner
+
+
+def split_query(
+    text: str, vocabulary: Mapping[str, int], total: int | None = None
+) -> tuple[list[str], list[str]]:
+    """The words of a query: the whole words it is made of, and the shorter words inside them.
 
     Each Chinese run is segmented by the most probable path through the index's
-    vocabulary (word frequencies are their document frequencies), then, as
+    vocabulary (word frequencies are their document frequencies); then, as
     jieba's search mode does on the index side, the shorter vocabulary words
-    inside each long word are added. Latin words are kept as they are.
+    inside each long word are added apart (装备卡 → 装备, 备卡), so that a caller
+    can count one idea once. Latin words are kept as they are.
     """
-    found: dict[str, None] = {}
-    total = sum(vocabulary.values()) or 1
+    whole: dict[str, None] = {}
+    inner: dict[str, None] = {}
+    total = total or sum(vocabulary.values()) or 1
     for run in CJK_RUN.findall(text):
         for word in _best_path(run, vocabulary, total):
             if len(word) < 2:
                 continue
-            found.setdefault(word)
+            whole.setdefault(word)
             for length in range(len(word) - 1, 1, -1):
                 for start in range(len(word) - length + 1):
                     piece = word[start : start + length]
                     if piece in vocabulary:
-                        found.setdefault(piece)
+                        inner.setdefault(piece)
     for word in latin_words(text):
-        found.setdefault(word)
-    return list(found)
+        whole.setdefault(word)
+    return list(whole), [w for w in inner if w not in whole]
 
 
 def _best_path(run: str, vocabulary: Mapping[str, int], total: int) -> list[str]:
