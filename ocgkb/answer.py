@@ -8,6 +8,7 @@ from .search import Filters, Hit, passage_hit, search
 from .store import KnowledgeBase
 
 RULINGS_PER_ANSWER = 3
+RULING_FLOOR = 0.6  # share of the best hit's score a ruling needs to be shown
 EXAMPLES_PER_ANSWER = 4
 
 
@@ -19,7 +20,12 @@ def answer(kb: KnowledgeBase, question: str, filters: Filters | None = None, lim
     when several of its examples match."""
     plan = plan_query(kb, question)
     pool = search(kb, question, filters, limit=max(limit * 4, 20))
-    dated = [h for h in pool if h.dates]
+    # Rulings worth showing beside an answer: dated, nearly as relevant as the
+    # best hit, and about a concept the question names. Each is shown once.
+    floor = RULING_FLOOR * (pool[0].score if pool else 0.0)
+    asked = set(plan.concepts)
+    dated = [h for h in pool if h.dates and h.score >= floor and (not asked or asked & set(h.concepts))]
+    shown: set[str] = set()
     anchors: set[str] = set()
     result = []
     for hit in pool:
@@ -34,9 +40,13 @@ def answer(kb: KnowledgeBase, question: str, filters: Filters | None = None, lim
             :EXAMPLES_PER_ANSWER
         ]
         about = set(hit.concepts)
-        item["rulings"] = [
-            h.as_dict() for h in dated if h.id != hit.id and h.parent != anchor and about & set(h.concepts)
-        ][:RULINGS_PER_ANSWER]
+        rulings = [
+            h
+            for h in dated
+            if h.id not in shown | {hit.id} and h.parent != anchor and about & set(h.concepts)
+        ]
+        item["rulings"] = [h.as_dict() for h in rulings[:RULINGS_PER_ANSWER]]
+        shown |= {h.id for h in rulings[:RULINGS_PER_ANSWER]} | {hit.id}
         result.append(item)
         if len(result) == limit:
             break

@@ -99,7 +99,7 @@ def build(
 
     step("names")
     names = _collect_names(passages, search_text, rules, normalize)
-    dates = _collect_dates(passages, names.kinds)
+    dates = _collect_dates(passages, names.kinds, normalize)
 
     step("concepts")
     titles = {s.number: s.title for s in sections}
@@ -174,18 +174,29 @@ class _Names:
 def _collect_names(
     passages: list[Passage], search_text: dict[str, str], rules: NameRules, normalize: Normalizer
 ) -> _Names:
+    """Every card and archetype name, and the passages that mention it. Spellings
+    that differ only in spaces, width or script (神圣防护罩-反射镜力- and
+    神圣防护罩 -反射镜力-) are one card, named as the texts write it most often."""
+    found: list[tuple[str, str, str]] = []  # (passage id, name as written, kind)
+    for p in passages:
+        found += [
+            (p.id, m.name, m.kind) for m in bracket_mentions(p.text, rules) if m.kind in ("card", "archetype")
+        ]
+    spellings: dict[str, Counter] = defaultdict(Counter)
+    for _, name, _ in found:
+        spellings[squash(normalize(name))][name] += 1
+    canonical = {form: counts.most_common(1)[0][0] for form, counts in spellings.items()}
     kinds: dict[str, str] = {}
     mentions: list[tuple[str, str, str]] = []
     seen: set[tuple[str, str]] = set()
-    for p in passages:
-        for m in bracket_mentions(p.text, rules):
-            if m.kind in ("card", "archetype"):
-                kinds[m.name] = "card" if m.kind == "card" or kinds.get(m.name) == "card" else "archetype"
-                if (p.id, m.name) not in seen:
-                    seen.add((p.id, m.name))
-                    mentions.append((p.id, m.name, "bracket"))
+    for pid, written, kind in found:
+        name = canonical[squash(normalize(written))]
+        kinds[name] = "card" if kind == "card" or kinds.get(name) == "card" else "archetype"
+        if (pid, name) not in seen:
+            seen.add((pid, name))
+            mentions.append((pid, name, "bracket"))
     # Cards written without 「」 (the wiki, the guide's “黑洞”): matched in search form.
-    by_form = {squash(normalize(n)): n for n, k in kinds.items() if k == "card"}
+    by_form = {form: name for form, name in canonical.items() if kinds[name] == "card"}
     finder = CardFinder(by_form)
     for p in passages:
         for form in finder.find(squash(search_text[p.id])):
@@ -196,11 +207,13 @@ def _collect_names(
     return _Names(kinds, mentions)
 
 
-def _collect_dates(passages: list[Passage], kinds: dict[str, str]) -> list[dict]:
+def _collect_dates(passages: list[Passage], kinds: dict[str, str], normalize: Normalizer) -> list[dict]:
+    """Every date of every passage, with the card a date directly follows."""
+    by_form = {squash(normalize(name)): name for name in kinds}
     rows = []
     for p in passages:
         for position, mention in enumerate(find_dates(p.text)):
-            card = mention.card if mention.card in kinds else None
+            card = by_form.get(squash(normalize(mention.card))) if mention.card else None
             rows.append(
                 {
                     "passage_id": p.id,

@@ -20,10 +20,13 @@ def concept_view(kb: KnowledgeBase, name: str, rulings: int = 10) -> dict:
             (number, row["id"]),
         ):
             definitions.append(passage_hit(kb, r[0]).as_dict())
-    if not definitions:  # no defining section: the clauses that name it
+    if not definitions:  # no defining section: the passages that name it, rule clauses first
         for r in kb.query(
-            "SELECT p.id FROM passages p JOIN passage_concepts pc ON pc.passage_id = p.id "
-            "WHERE pc.concept = ? AND pc.how = 'text' AND p.kind = 'clause' ORDER BY p.rowid LIMIT 8",
+            """SELECT p.id FROM passages p JOIN passage_concepts pc ON pc.passage_id = p.id
+               WHERE pc.concept = ? AND pc.how = 'text' AND p.dup_of IS NULL
+               ORDER BY CASE p.kind WHEN 'clause' THEN 0 WHEN 'ruling' THEN 1 WHEN 'subitem' THEN 2
+                        WHEN 'paragraph' THEN 3 ELSE 4 END, p.rowid
+               LIMIT 8""",
             (row["id"],),
         ):
             definitions.append(passage_hit(kb, r[0]).as_dict())

@@ -22,7 +22,8 @@ from . import OntologyError, paths
 BRACKET = re.compile(r"「([^「」\n]{1,60})」")
 _PLACEHOLDER = re.compile(r"[○〇?？~～]")
 _KANA_ONLY = re.compile(r"^[\u3040-\u30ff・ー\s]+$")
-_EFFECT_OR_VALUE = re.compile(r"(效果|数值)$|攻击力|守备力")
+# Effects, values and timings quoted as terms: 「…的效果」, 「原本数值」, 「攻击宣言时」.
+_EFFECT_OR_VALUE = re.compile(r"(效果|数值|宣言时|发动时|时点|的场合)$|攻击力|守备力")
 
 
 @dataclass

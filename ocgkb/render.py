@@ -173,7 +173,11 @@ def render_concept(view: dict) -> str:
     if view["sections"]:
         out.append(f"defined in: {', '.join('§' + s for s in view['sections'])}")
     if view["definitions"]:
-        out.append(click.style("\nDefining clauses:", bold=True))
+        out.append(
+            click.style(
+                "\nDefining clauses:" if view["sections"] else "\nWhere the texts name it:", bold=True
+            )
+        )
         for d in view["definitions"]:
             out.append(f"  {click.style(d['id'], dim=True)} {d['text']}")
     if view["related"]:
