@@ -18,14 +18,14 @@ from pathlib import Path
 from . import OntologyError, paths, sources
 from .dates import find_dates, has_wiki_source
 from .model import KINDS, ParsedDocument, Passage, Section
-from .names import CardFinder, NameRules, bracket_mentions
+from .names import CardFinder, NameRules, bracket_mentions, card_token
 from .normalize import Normalizer, load_repairs, squash
 from .ontology import Ontology
 from .rulebook import read_rulebook
 from .tokenize import Segmenter, bigrams, latin_words
 from .topics import read_topics
 
-SCHEMA_VERSION = "2"
+SCHEMA_VERSION = "3"
 Progress = Callable[[str], None]
 
 
@@ -121,7 +121,10 @@ def build(
 
     step("index")
     segmenter = Segmenter([*concept_terms, *(n for n, k in names.kinds.items() if k == "card")])
-    fts_rows, vocabulary = _index_rows(passages, search_text, titles, segmenter, normalize)
+    cards_of: dict[str, list[str]] = defaultdict(list)
+    for pid, name, _ in names.mentions:
+        cards_of[pid].append(card_token(squash(normalize(name))))
+    fts_rows, vocabulary = _index_rows(passages, search_text, titles, segmenter, normalize, cards_of)
 
     report.counts = _counts(passages, sections, names, dates, ontology, concept_rows, links)
     report.seconds = time.perf_counter() - started
@@ -362,13 +365,17 @@ def _index_rows(
     titles: dict[str, str],
     segmenter: Segmenter,
     normalize: Normalizer,
+    cards_of: dict[str, list[str]],
 ) -> tuple[list[dict], Counter]:
+    """The three indexed fields of every passage, and the vocabulary with each
+    word's document frequency. The words field also holds each card the passage
+    names as one token, so a card name survives segmentation whole."""
     vocabulary: Counter = Counter()
     title_words: dict[str, list[str]] = {}
     rows = []
     for rowid, p in enumerate(passages, 1):
         text = search_text[p.id]
-        words = segmenter.words(text)
+        words = segmenter.words(text) + [t for t in cards_of.get(p.id, []) if t]
         context_title = titles.get(p.section or "", "") if p.doc == "rulebook" else p.topic
         if context_title not in title_words:
             normal_title = normalize(context_title)

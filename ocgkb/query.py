@@ -14,6 +14,7 @@ import re
 from dataclasses import dataclass
 
 from . import OcgkbError
+from .names import card_token
 from .normalize import squash
 from .store import KnowledgeBase
 from .tokenize import bigrams, query_words, split_query
@@ -70,6 +71,10 @@ def plan_query(kb: KnowledgeBase, question: str) -> QueryPlan:
     words = words + translations
     expansion_words = aliases
     cards = _cards_in(kb, text)
+    # A card the question names is one word, however jieba would cut it.
+    words = words + [
+        t for t in (card_token(squash(kb.normalize(c))) for c in cards) if t in vocabulary and t not in words
+    ]
     grams = [g for g in dict.fromkeys(bigrams(text)) if len(g) == 2]
     return QueryPlan(text, words, expansion_words, inner, grams, concepts, cards)
 

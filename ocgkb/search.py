@@ -47,6 +47,9 @@ PARENT_LIFT = 0.9
 # no term is that common; on a corpus of 100,000 passages 效果 and 卡片 are.
 MAX_POSTINGS = 2000
 RAREST_KEPT = 3
+# A paragraph that only repeats a clause's words ranks below the clause when the
+# clause scores at least this share of the paragraph's score.
+REPEAT_MARGIN = 0.8
 # Answer types. A question that asks how many (几张, 多少, 上限) is answered by a
 # passage that states a number of the thing asked about (几张 → 15张); one that
 # asks what something is (是什么, 区别) by a passage that defines a term it names
@@ -147,8 +150,25 @@ def search(kb: KnowledgeBase, question: str, filters: Filters | None = None, lim
     for pid, row in candidates.items():
         if row["kind"] in ("example", "subitem") and row["parent"] in scored and pid in scored:
             scored[row["parent"]] = max(scored[row["parent"]], scored[pid] * PARENT_LIFT)
+    _rules_before_repeats(plan, candidates, scored)
     ranked = sorted(scored.items(), key=lambda item: (-item[1], item[0]))[:limit]
     return _hits(kb, ranked, merged)
+
+
+def _rules_before_repeats(plan: QueryPlan, candidates: dict[str, dict], scored: dict[str, float]) -> None:
+    """A loose paragraph (the wiki, the guide, the tournament text) that says
+    nothing of the question a rule clause does not also say ranks below it."""
+    wanted = set(plan.words) | set(plan.expansions)
+    said = {pid: wanted & set(row["words"].split()) for pid, row in candidates.items() if pid in scored}
+    clauses = [pid for pid in said if candidates[pid]["kind"] == "clause" and said[pid]]
+    for pid, words in said.items():
+        if candidates[pid]["kind"] != "paragraph" or not words:
+            continue
+        covering = [
+            scored[c] for c in clauses if words <= said[c] and scored[c] >= REPEAT_MARGIN * scored[pid]
+        ]
+        if covering:
+            scored[pid] = min(scored[pid], max(covering) - 1e-6)
 
 
 def _count_pattern(text: str) -> re.Pattern[str] | None:
