@@ -73,8 +73,7 @@ def scaled_copy(kb: KnowledgeBase, target: Path, size: int, seed: int = 7) -> Pa
     shutil.copy(kb.path, target)
     conn = sqlite3.connect(target)
     rows = conn.execute(
-        "SELECT p.rowid, p.kind, p.doc, p.file, p.topic, p.search_text, f.words, f.context"
-        " FROM passages p JOIN passage_fts f ON f.rowid = p.rowid"
+        "SELECT p.rowid, p.kind, p.doc, p.file, p.topic, p.search_text, p.words, p.context FROM passages p"
     ).fetchall()
     tags = {}
     for pid, concept in conn.execute(
@@ -90,12 +89,13 @@ def scaled_copy(kb: KnowledgeBase, target: Path, size: int, seed: int = 7) -> Pa
         words_a, words_b = a[6].split(), b[6].split()
         words = words_a[: len(words_a) // 2] + words_b[len(words_b) // 2 :]
         rowid, pid = next_rowid + i, f"synthetic/{i}"
-        passages.append((rowid, pid, a[1], a[2], a[3], 0, 0, a[4], text, text, a[7]))
-        fts.append((rowid, " ".join(words), " ".join(bigrams(text)), a[7]))
+        fields = (" ".join(words), " ".join(bigrams(text)), a[7])
+        passages.append((rowid, pid, a[1], a[2], a[3], 0, 0, a[4], text, text, *fields))
+        fts.append((rowid, *fields))
         concepts += [(pid, c, "text") for c in tags.get(a[0], [])[:3]]
     conn.executemany(
-        "INSERT INTO passages(rowid, id, kind, doc, file, line, line_end, topic, text, search_text, context)"
-        " VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+        "INSERT INTO passages(rowid, id, kind, doc, file, line, line_end, topic, text, search_text,"
+        " words, grams, context) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
         passages,
     )
     conn.executemany("INSERT INTO passage_fts(rowid, words, grams, context) VALUES (?, ?, ?, ?)", fts)

@@ -25,7 +25,7 @@ from .rulebook import read_rulebook
 from .tokenize import Segmenter, bigrams, latin_words
 from .topics import read_topics
 
-SCHEMA_VERSION = "3"
+SCHEMA_VERSION = "4"
 Progress = Callable[[str], None]
 
 
@@ -457,6 +457,8 @@ def _write(tmp: Path, **parts) -> None:
                 "dup_of": parts["dup_of"].get(p.id),
                 "flags": json.dumps(p.flags, ensure_ascii=False) if p.flags else None,
                 "source_note": "wiki" if p.doc == "rulings" and has_wiki_source(p.text) else None,
+                "words": fts_rows[i - 1]["words"],
+                "grams": fts_rows[i - 1]["grams"],
                 "context": fts_rows[i - 1]["context"],
             }
             for i, p in enumerate(passages, 1)
@@ -503,13 +505,13 @@ def _write(tmp: Path, **parts) -> None:
     db["links"].create_index(["src"])
     db["links"].create_index(["dst"])
 
+    # The index reads its three fields from the passages table (external content),
+    # so ranking reads them from a plain table and the text is stored once.
     db.conn.execute(
-        "CREATE VIRTUAL TABLE passage_fts USING fts5(words, grams, context, tokenize='unicode61 remove_diacritics 0')"
+        "CREATE VIRTUAL TABLE passage_fts USING fts5(words, grams, context, content='passages',"
+        " content_rowid='rowid', tokenize='unicode61 remove_diacritics 0')"
     )
-    db.conn.executemany(
-        "INSERT INTO passage_fts(rowid, words, grams, context) VALUES (:rowid, :words, :grams, :context)",
-        parts["fts_rows"],
-    )
+    db.conn.execute("INSERT INTO passage_fts(passage_fts) VALUES ('rebuild')")
     # How many passages hold each indexed term: the query leaves out the commonest.
     db.conn.execute("CREATE VIRTUAL TABLE passage_terms USING fts5vocab(passage_fts, 'row')")
     average = {

@@ -175,11 +175,18 @@ def _query_lists(path: str) -> dict:
 
 
 def _cards_in(kb: KnowledgeBase, text: str) -> list[str]:
+    """The cards a question names (their search form is in it)."""
     squashed = squash(text)
-    return [
-        row[0]
-        for row in kb.query(
-            "SELECT name FROM cards WHERE kind = 'card' AND length(search_name) >= 2 AND instr(?, search_name) > 0",
-            (squashed,),
-        )
-    ]
+    return [name for name, form in _card_forms(str(kb.path)) if form in squashed]
+
+
+@functools.lru_cache(maxsize=4)
+def _card_forms(path: str) -> list[tuple[str, str]]:
+    from .store import KnowledgeBase as _KB
+
+    kb = _KB(path)
+    rows = kb.query(
+        "SELECT name, search_name FROM cards WHERE kind = 'card' AND length(search_name) >= 2 ORDER BY name"
+    )
+    kb.close()
+    return [(r[0], r[1]) for r in rows]

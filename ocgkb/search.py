@@ -42,10 +42,11 @@ EXPANSION_WEIGHT = 0.35
 COVERAGE_WEIGHT = 0.4
 # A matching example lifts its clause to this share of its own score.
 PARENT_LIFT = 0.9
-# Terms in more passages than this are left out of the candidate lookup: they
-# cost the most and weigh the least (they still count in scoring). On this corpus
-# no term is that common; on a corpus of 100,000 passages 效果 and 卡片 are.
+# Terms in more passages than MAX_POSTINGS, or than MAX_SHARE of them, are left
+# out of the candidate lookup: they cost the most and weigh the least (they still
+# count in scoring). 效果 is in 60% of passages.
 MAX_POSTINGS = 2000
+MAX_SHARE = 0.25
 RAREST_KEPT = 3
 # A paragraph that only repeats a clause's words ranks below the clause when the
 # clause scores at least this share of the paragraph's score.
@@ -115,7 +116,10 @@ def search(kb: KnowledgeBase, question: str, filters: Filters | None = None, lim
     if not terms:
         return []  # only punctuation or question words: nothing to look for
     counts = _document_counts(kb, terms)
-    candidates = _candidates(kb, _selective(kb, terms, counts), where, params)
+    # Bigrams inside a word already sought add cost, not candidates.
+    said = plan.words + plan.inner + plan.expansions
+    novel_grams = [g for g in plan.grams if not any(g in w for w in said)]
+    candidates = _candidates(kb, _selective(kb, said + novel_grams, counts), where, params)
     if not candidates:
         return []
     relevance = _bm25(kb, plan, candidates, counts)
@@ -201,10 +205,11 @@ def _document_counts(kb: KnowledgeBase, terms: list[str]) -> dict[str, int]:
 
 
 def _selective(kb: KnowledgeBase, terms: list[str], counts: dict[str, int]) -> list[str]:
-    """The terms worth a full-text lookup: those in at most MAX_POSTINGS
-    passages, or the RAREST_KEPT rarest when every term is common."""
+    """The terms worth a full-text lookup: those in at most MAX_POSTINGS passages
+    and MAX_SHARE of them, or the RAREST_KEPT rarest when every term is common."""
     present = [t for t in dict.fromkeys(terms) if counts.get(t, 0) > 0]
-    kept = [t for t in present if counts[t] <= MAX_POSTINGS]
+    limit = min(MAX_POSTINGS, MAX_SHARE * kb.passage_count)
+    kept = [t for t in present if counts[t] <= limit]
     if len(kept) < RAREST_KEPT:
         kept = sorted(present, key=lambda t: counts[t])[:RAREST_KEPT]
     return kept
@@ -217,8 +222,7 @@ def _candidates(kb: KnowledgeBase, terms: list[str], where: str, params: list) -
     # Every term quoted, so input such as `No.62`, `NOT` or `-` is never FTS5 syntax.
     match = " OR ".join('"' + t.replace('"', '""') + '"' for t in terms)
     sql = f"""
-        SELECT p.id, p.kind, p.dup_of, p.parent, p.search_text AS body, p.context,
-               f.words, f.grams
+        SELECT p.id, p.kind, p.dup_of, p.parent, p.search_text AS body, p.context, p.words, p.grams
         FROM passage_fts f JOIN passages p ON p.rowid = f.rowid
         WHERE passage_fts MATCH ? {where}
         ORDER BY bm25(passage_fts) LIMIT {CANDIDATES}
