@@ -21,7 +21,9 @@ import tempfile
 import time
 from pathlib import Path
 
-from ocgkb.search import plan_query, search
+from ocgkb.build import refresh_term_counts
+from ocgkb.query import plan_query
+from ocgkb.search import search
 from ocgkb.store import KnowledgeBase, open_kb
 from ocgkb.tokenize import bigrams
 
@@ -100,7 +102,7 @@ def scaled_copy(kb: KnowledgeBase, target: Path, size: int, seed: int = 7) -> Pa
     )
     conn.executemany("INSERT INTO passage_fts(rowid, words, grams, context) VALUES (?, ?, ?, ?)", fts)
     conn.executemany("INSERT INTO passage_concepts(passage_id, concept, how) VALUES (?, ?, ?)", concepts)
-    conn.execute("CREATE INDEX IF NOT EXISTS passages_parent ON passages(parent)")
+    refresh_term_counts(conn)
     conn.commit()
     conn.close()
     return target

@@ -25,7 +25,7 @@ from .rulebook import read_rulebook
 from .tokenize import Segmenter, bigrams, latin_words
 from .topics import read_topics
 
-SCHEMA_VERSION = "4"
+SCHEMA_VERSION = "5"
 Progress = Callable[[str], None]
 
 
@@ -514,6 +514,7 @@ def _write(tmp: Path, **parts) -> None:
     db.conn.execute("INSERT INTO passage_fts(passage_fts) VALUES ('rebuild')")
     # How many passages hold each indexed term: the query leaves out the commonest.
     db.conn.execute("CREATE VIRTUAL TABLE passage_terms USING fts5vocab(passage_fts, 'row')")
+    refresh_term_counts(db.conn)
     average = {
         column: sum(len(row[column].split()) for row in fts_rows) / max(len(fts_rows), 1)
         for column in ("words", "grams", "context")
@@ -544,6 +545,14 @@ def _card_rows(kinds: dict[str, str], mentions: Counter, normalize: Normalizer):
             "initials": "".join(s[0] for s in syllables),
             "mentions": mentions[name],
         }
+
+
+def refresh_term_counts(conn) -> None:
+    """A plain, indexed copy of how many passages hold each term (the fts5vocab
+    table computes it on every read)."""
+    conn.execute("DROP TABLE IF EXISTS term_counts")
+    conn.execute("CREATE TABLE term_counts (term TEXT PRIMARY KEY, doc INTEGER) WITHOUT ROWID")
+    conn.execute("INSERT INTO term_counts SELECT term, doc FROM passage_terms")
 
 
 def _char_pinyin_rows():

@@ -25,7 +25,7 @@ from dataclasses import dataclass, field
 from .query import QueryError, QueryPlan, plan_query
 from .store import KnowledgeBase
 
-CANDIDATES = 50
+CANDIDATES = 40
 # BM25 weights of where a term is found: the passage's words, its bigrams, its title.
 WORD_WEIGHT, GRAM_WEIGHT, TITLE_WEIGHT = 1.0, 0.4, 0.5
 BM25_K1, BM25_B = 1.2, 0.75
@@ -201,7 +201,7 @@ def _definition_pattern(plan: QueryPlan) -> re.Pattern[str] | None:
 
 def _document_counts(kb: KnowledgeBase, terms: list[str]) -> dict[str, int]:
     marks = ",".join("?" * len(terms))
-    return dict(kb.query(f"SELECT term, doc FROM passage_terms WHERE term IN ({marks})", terms))
+    return dict(kb.query(f"SELECT term, doc FROM term_counts WHERE term IN ({marks})", terms))
 
 
 def _selective(kb: KnowledgeBase, terms: list[str], counts: dict[str, int]) -> list[str]:
