@@ -61,15 +61,20 @@ def render_hits(kb, query: str, hits: list) -> str:
     words = plan.words + plan.expansions
     out = []
     for rank, hit in enumerate(hits, 1):
-        h = hit.as_dict() if hasattr(hit, "as_dict") else hit
-        out.append(
-            click.style(f"{rank}. {citation(h)}", bold=True)
-            + click.style(f"  {KIND_LABEL.get(h['kind'], h['kind'])}", dim=True)
-        )
-        out.append(_indent(highlight(h["text"], words)))
-        if flags := _flags(h):
-            out.append(flags)
+        out += _passage(rank, hit.as_dict() if hasattr(hit, "as_dict") else hit, words)
     return "\n".join(out)
+
+
+def _passage(rank: int, hit: dict, words: list[str]) -> list[str]:
+    """A ranked passage: its citation and kind, its text with matches highlighted, its damage."""
+    lines = [
+        click.style(f"{rank}. {citation(hit)}", bold=True)
+        + click.style(f"  {KIND_LABEL.get(hit['kind'], hit['kind'])}", dim=True),
+        _indent(highlight(hit["text"], words)),
+    ]
+    if flags := _flags(hit):
+        lines.append(flags)
+    return lines
 
 
 def render_answer(kb, result: dict) -> str:
@@ -79,14 +84,7 @@ def render_answer(kb, result: dict) -> str:
     words = result["plan"]["words"] + result["plan"]["expansions"]
     out = []
     for rank, h in enumerate(hits, 1):
-        head = h["clause"] or h  # an example that matched is shown under its clause
-        out.append(
-            click.style(f"{rank}. {citation(head)}", bold=True)
-            + click.style(f"  {KIND_LABEL.get(head['kind'], head['kind'])}", dim=True)
-        )
-        out.append(_indent(highlight(head["text"], words)))
-        if flags := _flags(head):
-            out.append(flags)
+        out += _passage(rank, h["clause"] or h, words)  # a matching example shows under its clause
         if h["clause"]:
             out.append(_indent(highlight(h["text"], words), "     "))
             if flags := _flags(h):
