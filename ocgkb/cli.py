@@ -267,5 +267,40 @@ def concept(ctx, name, as_json) -> None:
     click.echo(render_concept(view))
 
 
+@main.command()
+@click.argument("path", type=click.Path(path_type=Path))
+@click.option("--json", "as_json", is_flag=True, help="Print the replays as JSON.")
+@click.option("-q", "--quiet", is_flag=True, help="Only say which scenarios pass or fail.")
+def replay(path: Path, as_json: bool, quiet: bool) -> None:
+    """Replay a scenario file (or every scenario in a folder) step by step: the
+    chain links as they are built and resolved, each ATK change with its layer,
+    each missed timing with its reason, and the final state.
+
+    Exits 1 when a replay ends otherwise than its file states, 2 when a file is
+    malformed.
+
+    \b
+    Examples:
+      ocgkb replay kb/scenarios/atk_rush_then_gale.yaml
+      ocgkb replay kb/scenarios/ -q
+    """
+    from .scenario import ScenarioError, read_scenario, scenario_files
+    from .scenario import replay as run
+
+    try:
+        results = [run(read_scenario(file)) for file in scenario_files(path)]
+    except ScenarioError as exc:
+        click.echo(f"Error: {exc}", err=True)
+        sys.exit(2)
+    if as_json:
+        click.echo(json.dumps([r.as_dict() for r in results], ensure_ascii=False, indent=None))
+    else:
+        from .render import render_replay
+
+        click.echo(render_replay(results, quiet))
+    if any(not r.passed for r in results):
+        sys.exit(1)
+
+
 if __name__ == "__main__":
     main()

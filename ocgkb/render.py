@@ -209,3 +209,30 @@ def render_report(report: dict, verbose: bool = False) -> str:
         if len(items) > len(shown):
             out.append(f"  … {len(items) - len(shown)} more (use -v)")
     return "\n".join(out)
+
+
+def render_replay(results: list, quiet: bool = False) -> str:
+    out = []
+    for result in results:
+        mark = (
+            click.style("PASS", fg="green", bold=True)
+            if result.passed
+            else click.style("FAIL", fg="red", bold=True)
+        )
+        cites = ", ".join(result.scenario.replays)
+        out.append(f"{mark} {result.scenario.title}  [{result.scenario.path.name}; replays {cites}]")
+        if quiet and result.passed:
+            continue
+        if not quiet:
+            out += result.log
+            state = result.state
+            out.append(
+                click.style(f"     LP A {state['lp']['A']} · B {state['lp']['B']}", dim=True)
+                + (f" · winner {state['winner']}" if state["winner"] else "")
+            )
+        for mismatch in result.mismatches:
+            out.append(click.style(f"     ✗ {mismatch}", fg="red"))
+        out.append("")
+    passed = sum(r.passed for r in results)
+    out.append(f"{passed} passed, {len(results) - passed} failed")
+    return "\n".join(out)

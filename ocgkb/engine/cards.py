@@ -1,0 +1,149 @@
+"""What a card is to the engine: its kind, its numbers and its effects."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any
+
+from .. import OcgkbError
+
+MONSTER, SPELL, TRAP = "monster", "spell", "trap"
+# Spell and trap types; monsters use "normal" or "effect".
+SPELL_TYPES = ("normal", "quick-play", "continuous", "equip", "field", "ritual")
+TRAP_TYPES = ("normal", "continuous", "counter")
+# Monster effect types (§ 咒文速度: ignition and trigger are speed 1, quick speed 2).
+EFFECT_TYPES = ("ignition", "trigger", "quick", "continuous", "flip")
+OPERATIONS = (
+    "modify", "destroy", "banish", "special_summon", "negate_activation", "negate_effect",
+    "negate_effects", "flip_face_down", "damage", "lose_lp", "draw", "change_position",
+)  # fmt: skip
+
+
+class ScenarioCardError(OcgkbError):
+    """A card described in a way the engine cannot use."""
+
+
+@dataclass
+class Effect:
+    """One effect of a card: what activating or applying it does.
+
+    `ops` are applied in order at resolution (or for as long as the card is face
+    up, for a continuous effect); `cost` is paid at activation and never refunded.
+    A trigger effect names its `event`, whether it is `optional`, and its
+    `wording`: "when" (…时，可以: misses its timing unless its event was the last
+    thing to happen) or "if" (…的场合: does not).
+    """
+
+    type: str = "ignition"
+    ops: list[dict[str, Any]] = field(default_factory=list)
+    cost: list[dict[str, Any]] = field(default_factory=list)
+    speed: int | None = None
+    event: str | None = None
+    optional: bool = True
+    wording: str = "when"
+    targets: int = 0
+
+
+@dataclass
+class CardSpec:
+    name: str
+    kind: str
+    type: str = "normal"
+    atk: int | None = None  # None: the card says 「?」
+    defense: int | None = None
+    level: int | None = None
+    effects: list[Effect] = field(default_factory=list)
+    # A 「?」 monster's own ability that decides its original ATK/DEF (黄金形态: 4000).
+    own_atk: int | None = None
+    own_def: int | None = None
+
+    @property
+    def continuous(self) -> bool:
+        """Whether its effects apply while it is face up rather than once at resolution."""
+        return self.kind in (SPELL, TRAP) and self.type in ("continuous", "equip", "field")
+
+    def speed(self, effect: Effect) -> int:
+        """Spell speed (§ 咒文速度): counter traps 3; quick-play spells, traps and
+        quick effects 2; everything else 1."""
+        if effect.speed:
+            return effect.speed
+        if self.kind == TRAP:
+            return 3 if self.type == "counter" else 2
+        if self.kind == SPELL:
+            return 2 if self.type == "quick-play" else 1
+        return 2 if effect.type == "quick" else 1
+
+
+def parse_card(name: str, data: Any) -> CardSpec:
+    """A card from its scenario description; ScenarioCardError says what is wrong."""
+    if not isinstance(data, dict):
+        raise ScenarioCardError(f"card {name!r}: expected a mapping of its properties")
+    kind = data.get("kind")
+    if kind not in (MONSTER, SPELL, TRAP):
+        raise ScenarioCardError(f"card {name!r}: kind must be monster, spell or trap, not {kind!r}")
+    card_type = str(data.get("type", "normal" if kind != MONSTER else "effect"))
+    allowed = {SPELL: SPELL_TYPES, TRAP: TRAP_TYPES, MONSTER: ("normal", "effect")}[kind]
+    if card_type not in allowed:
+        raise ScenarioCardError(f"card {name!r}: a {kind} is {', '.join(allowed)}, not {card_type!r}")
+    raw_effects = data.get("effects", [data["effect"]] if "effect" in data else [])
+    if not isinstance(raw_effects, list):
+        raise ScenarioCardError(f"card {name!r}: effects must be a list")
+    effects = [_parse_effect(name, kind, card_type, e) for e in raw_effects]
+    return CardSpec(
+        name=name,
+        kind=kind,
+        type=card_type,
+        atk=_number(name, data.get("atk")),
+        defense=_number(name, data.get("def")),
+        level=data.get("level"),
+        effects=effects,
+        own_atk=data.get("own_atk"),
+        own_def=data.get("own_def"),
+    )
+
+
+def _number(name: str, value: Any) -> int | None:
+    if value is None or value == "?":
+        return None
+    if isinstance(value, int) and value >= 0:
+        return value
+    raise ScenarioCardError(f"card {name!r}: ATK/DEF must be a number or '?', not {value!r}")
+
+
+def _parse_effect(name: str, kind: str, card_type: str, data: Any) -> Effect:
+    if not isinstance(data, dict):
+        raise ScenarioCardError(f"card {name!r}: an effect must be a mapping")
+    default_type = (
+        "continuous" if kind != MONSTER and card_type in ("continuous", "equip", "field") else "ignition"
+    )
+    effect_type = data.get("type", default_type if kind == MONSTER else "spell-trap")
+    if kind == MONSTER and effect_type not in EFFECT_TYPES:
+        raise ScenarioCardError(f"card {name!r}: unknown effect type {effect_type!r}")
+    ops = data.get("do", [])
+    ops = ops if isinstance(ops, list) else [ops]
+    ops += [{k: v} | _modifiers(data) for k, v in data.items() if k in OPERATIONS and k != "modify"]
+    if "modify" in data:
+        ops.append({"modify": data["modify"], **_modifiers(data)})
+    for op in ops:
+        if not isinstance(op, dict) or not any(k in OPERATIONS for k in op):
+            raise ScenarioCardError(f"card {name!r}: unknown operation {op!r}")
+    cost = data.get("cost", [])
+    return Effect(
+        type=effect_type,
+        ops=ops,
+        cost=cost if isinstance(cost, list) else [cost],
+        speed=data.get("speed"),
+        event=data.get("event"),
+        optional=bool(data.get("optional", True)),
+        wording=str(data.get("wording", "when")),
+        targets=int(data.get("targets", 0)),
+    )
+
+
+def _modifiers(data: dict) -> dict:
+    """The keys that qualify an operation written inline (`modify: atk, by: 700`)."""
+    return {
+        k: data[k]
+        for k in ("by", "set", "original", "to", "amount", "target", "until", "position", "from")
+        if k in data
+    }
