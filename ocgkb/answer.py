@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from .query import plan_query
 from .search import Filters, Hit, passage_hit, search
+from .sections import scenarios_replaying
 from .store import KnowledgeBase
 
 RULINGS_PER_ANSWER = 3
@@ -47,6 +48,7 @@ def answer(kb: KnowledgeBase, question: str, filters: Filters | None = None, lim
         ]
         item["rulings"] = [h.as_dict() for h in rulings[:RULINGS_PER_ANSWER]]
         shown |= {h.id for h in rulings[:RULINGS_PER_ANSWER]} | {hit.id}
+        item["scenarios"] = scenarios_replaying(kb, [anchor, hit.id])
         result.append(item)
         if len(result) == limit:
             break

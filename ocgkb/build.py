@@ -111,6 +111,14 @@ def build(
     step("links")
     links = _links(parsed, passages, ontology, normalize, report)
 
+    scenarios = _read_scenarios(kb_dir, {p.id for p in passages}, report)
+    links += [
+        {"src": f"scenario:{sc['name']}", "dst": f"passage:{pid}", "relation": "replays"}
+        for sc in scenarios
+        for pid in json.loads(sc["replays"])
+        if pid in {p.id for p in passages}
+    ]
+
     step("duplicates")
     repaired = {p.id for p in passages if normalize.repaired_count(p.text)}
     dup_of = _near_duplicates(passages, search_text, repaired)
@@ -151,6 +159,7 @@ def build(
             normalize=normalize,
             fingerprint=sources.fingerprint(data_dir, kb_dir, SCHEMA_VERSION),
             synonyms=synonyms,
+            scenarios=scenarios,
             report=report,
         )
         os.replace(tmp, db_path)
@@ -501,6 +510,9 @@ def _write(tmp: Path, **parts) -> None:
     db["passage_concepts"].insert_all(parts["concept_rows"])
     db["passage_concepts"].create_index(["concept"])
     db["passage_concepts"].create_index(["passage_id"])
+    db["scenarios"].insert_all(
+        parts["scenarios"], pk="name", columns={"name": str, "file": str, "title": str, "replays": str}
+    )
     db["links"].insert_all(parts["links"])
     db["links"].create_index(["src"])
     db["links"].create_index(["dst"])
@@ -545,6 +557,33 @@ def _card_rows(kinds: dict[str, str], mentions: Counter, normalize: Normalizer):
             "initials": "".join(s[0] for s in syllables),
             "mentions": mentions[name],
         }
+
+
+def _read_scenarios(kb_dir: Path, passage_ids: set[str], report: BuildReport) -> list[dict]:
+    """The replay scenarios of kb/scenarios/ and the passages they replay. A file
+    that cannot be read is reported, not fatal: `ocgkb replay` names its fault."""
+    import yaml
+
+    rows = []
+    for path in sorted((kb_dir / "scenarios").glob("*.yaml")):
+        try:
+            data = yaml.safe_load(path.read_text(encoding="utf-8"))
+            title, replays = str(data["title"]), [str(r) for r in data.get("replays") or []]
+        except (OSError, UnicodeDecodeError, yaml.YAMLError, TypeError, KeyError) as exc:
+            report.notes.append(f"scenario {path.name} is not readable: {str(exc).splitlines()[0]}")
+            continue
+        for pid in replays:
+            if pid not in passage_ids:
+                report.unresolved.append(f"scenario {path.name}: replays unknown passage {pid}")
+        rows.append(
+            {
+                "name": path.stem,
+                "file": path.name,
+                "title": title,
+                "replays": json.dumps(replays, ensure_ascii=False),
+            }
+        )
+    return rows
 
 
 def refresh_term_counts(conn) -> None:
@@ -601,4 +640,5 @@ def _counts(passages, sections, names, dates, ontology, concept_rows, links) -> 
     counts["concepts"] = len(ontology.concepts)
     counts["concept tags"] = len(concept_rows)
     counts["links"] = len(links)
+    counts["scenarios"] = len({row["src"] for row in links if row["relation"] == "replays"})
     return counts

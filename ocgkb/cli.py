@@ -268,25 +268,33 @@ def concept(ctx, name, as_json) -> None:
 
 
 @main.command()
-@click.argument("path", type=click.Path(path_type=Path))
+@click.argument("path", type=click.Path(path_type=Path), required=False)
 @click.option("--json", "as_json", is_flag=True, help="Print the replays as JSON.")
 @click.option("-q", "--quiet", is_flag=True, help="Only say which scenarios pass or fail.")
-def replay(path: Path, as_json: bool, quiet: bool) -> None:
+def replay(path: Path | None, as_json: bool, quiet: bool) -> None:
     """Replay a scenario file (or every scenario in a folder) step by step: the
     chain links as they are built and resolved, each ATK change with its layer,
     each missed timing with its reason, and the final state.
 
-    Exits 1 when a replay ends otherwise than its file states, 2 when a file is
-    malformed.
+    PATH is a file, a folder, or the name of a bundled scenario; without it,
+    every bundled scenario is replayed. Exits 1 when a replay ends otherwise
+    than its file states, 2 when a file is malformed.
 
     \b
     Examples:
       ocgkb replay kb/scenarios/atk_rush_then_gale.yaml
-      ocgkb replay kb/scenarios/ -q
+      ocgkb replay atk_rush_then_gale
+      ocgkb replay -q
     """
+    from . import paths
     from .scenario import ScenarioError, read_scenario, scenario_files
     from .scenario import replay as run
 
+    bundled = paths.kb_dir() / "scenarios"
+    if path is None:
+        path = bundled
+    elif not path.exists() and (bundled / f"{path.name.removesuffix('.yaml')}.yaml").exists():
+        path = bundled / f"{path.name.removesuffix('.yaml')}.yaml"
     try:
         results = [run(read_scenario(file)) for file in scenario_files(path)]
     except ScenarioError as exc:

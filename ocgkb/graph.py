@@ -1,10 +1,11 @@
 """The knowledge base as one networkx graph, for study and export.
 
 Nodes are `doc:NAME`, `section:NUMBER` (rulebook sections and ruling topics),
-`passage:ID`, `card:NAME` and `concept:ID`; each has a `kind` and a readable
+`passage:ID`, `card:NAME`, `concept:ID` and `scenario:NAME`; each has a `kind` and a readable
 `label`. Edges carry a `relation`: parent_of, in_section, in_document,
 illustrates, part_of, annotates, refers_to, mentions_card, about_concept,
-related_concept, defined_in. Attribute values are strings or integers only
+related_concept, defined_in, replays (a scenario of kb/scenarios/ → the passages
+it replays). Attribute values are strings or integers only
 (never None or lists), so every export format accepts them.
 """
 
@@ -73,6 +74,10 @@ def build_graph(kb: KnowledgeBase) -> nx.DiGraph:
             name_zh=row["name_zh"],
             name_en=row["name_en"],
             names=" / ".join([*json.loads(row["zh"]), *json.loads(row["en"])]),
+        )
+    for row in kb.query("SELECT * FROM scenarios ORDER BY name"):
+        graph.add_node(
+            f"scenario:{row['name']}", kind="scenario", label=row["title"], file=f"kb/scenarios/{row['file']}"
         )
     for row in kb.query("SELECT src, dst, relation FROM links ORDER BY rowid"):
         _edge(graph, row[0], row[1], row[2])

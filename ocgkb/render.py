@@ -98,6 +98,12 @@ def render_answer(kb, result: dict) -> str:
                 )
             )
             out.append(_indent(shorten(ruling["text"], 160), "       "))
+        for scenario in h.get("scenarios", []):
+            out.append(
+                click.style(
+                    f"     ▶ replay: ocgkb replay {scenario['file']}  ({scenario['title']})", fg="green"
+                )
+            )
         tags = []
         if h["concepts"]:
             tags.append("concepts: " + ", ".join(h["concepts"]))
@@ -135,6 +141,9 @@ def render_section(view: dict) -> str:
         out.append(click.style("\nRulings on these concepts:", bold=True))
         for r in view["rulings"]:
             out.append(f"  {', '.join(r['dates'])}  {shorten(r['text'], 150)}  [{r['id']}]")
+    if view.get("scenarios"):
+        out.append(click.style("\nScenarios that replay it:", bold=True))
+        out += [f"  ocgkb replay {sc['file']}  ({sc['title']})" for sc in view["scenarios"]]
     if view["referred_by"]:
         out.append(click.style("Referred to by: ", bold=True) + ", ".join(view["referred_by"]))
     return "\n".join(out)

@@ -27,6 +27,7 @@ def section_view(kb: KnowledgeBase, number: str) -> dict:
             "rulings": [],
             "referred_by": [],
             "note": f"the source has no section {number} of its own; these are the sections numbered below it",
+            "scenarios": [],
         }
     if row is None:
         near = [
@@ -71,6 +72,7 @@ def section_view(kb: KnowledgeBase, number: str) -> dict:
             (f"section:{number}",),
         )
     ]
+    scenarios = scenarios_replaying(kb, [p["id"] for p in passages])
     return {
         "number": number,
         "title": row["title"],
@@ -83,7 +85,21 @@ def section_view(kb: KnowledgeBase, number: str) -> dict:
         "defines": [{"id": c["id"], "name_zh": c["name_zh"], "name_en": c["name_en"]} for c in defining],
         "rulings": rulings,
         "referred_by": referred,
+        "scenarios": scenarios,
     }
+
+
+def scenarios_replaying(kb: KnowledgeBase, passage_ids: list[str]) -> list[dict]:
+    """The scenarios of kb/scenarios/ that replay any of these passages."""
+    if not passage_ids:
+        return []
+    marks = ",".join("?" * len(passage_ids))
+    rows = kb.query(
+        f"""SELECT DISTINCT s.name, s.title, s.file FROM links l JOIN scenarios s ON l.src = 'scenario:' || s.name
+            WHERE l.relation = 'replays' AND l.dst IN ({marks}) ORDER BY s.name""",
+        [f"passage:{pid}" for pid in passage_ids],
+    )
+    return [{"name": r["name"], "title": r["title"], "file": f"kb/scenarios/{r['file']}"} for r in rows]
 
 
 def _section(kb: KnowledgeBase, number: str):

@@ -80,6 +80,7 @@ def fingerprint(data_dir: Path, kb_dir: Path, schema_version: str) -> str:
     digest = hashlib.sha256(schema_version.encode())
     files = sorted(p for p in data_dir.glob("*") if p.is_file()) if data_dir.is_dir() else []
     files += [kb_dir / name for name in KB_FILES]
+    files += sorted((kb_dir / "scenarios").glob("*.yaml")) if (kb_dir / "scenarios").is_dir() else []
     for path in files:
         digest.update(path.name.encode())
         try:
