@@ -171,3 +171,10 @@ def test_an_unknown_card_in_json_is_an_empty_list(cli_json):
         "matches": [],
         "rulings": [],
     }
+
+
+def test_section_and_ask_show_the_scenarios_that_replay_a_clause(cli_json):
+    view = cli_json("section", "4.3.3.6.1.1")
+    assert "atk_rush_then_gale" in [s["name"] for s in view["scenarios"]]
+    hits = cli_json("ask", "突进之后黑羽-疾风之盖尔，电气尾龙攻击力多少", "--limit", "3")["hits"]
+    assert any(s["name"] == "atk_rush_then_gale" for h in hits for s in h["scenarios"])

@@ -47,3 +47,12 @@ def test_the_cost_concept_reaches_the_clause_on_refunds(graph):
 def test_rulings_carry_their_dates(graph):
     node = next(n for n, d in graph.nodes(data=True) if d.get("doc") == "rulings" and d.get("line") == 109)
     assert graph.nodes[node]["dates"] == "2025-04-11,2017-03-24"
+
+
+def test_scenarios_are_linked_to_the_clauses_they_replay(graph):
+    scenarios = [n for n, kind in graph.nodes(data="kind") if kind == "scenario"]
+    assert scenarios
+    for node in scenarios:
+        replayed = [dst for _, dst, rel in graph.out_edges(node, data="relation") if rel == "replays"]
+        assert replayed and all(dst.startswith("passage:") for dst in replayed)
+    assert graph.edges["scenario:atk_rush_then_gale", "passage:4.3.3.6.1.1/2"]["relation"] == "replays"
