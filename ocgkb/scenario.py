@@ -148,6 +148,9 @@ def replay(scenario: Scenario) -> Replay:
             continue
         except EngineError as exc:
             raise ScenarioError(f"{step}: {exc}") from None
+        except (KeyError, TypeError, ValueError, AttributeError) as exc:
+            # A value of the wrong shape in the file (a word where a number goes…).
+            raise ScenarioError(f"{step}: cannot perform {action!r}: {type(exc).__name__}: {exc}") from None
         if refused is not None:
             mismatches.append(f"step {number}: the text says this is not allowed, but it was")
     state = duel.state()

@@ -147,6 +147,10 @@ class Duel:
     def opponent(self, player: str) -> str:
         return "B" if player == "A" else "A"
 
+    @staticmethod
+    def _who(card: Card) -> str:
+        return card.controller
+
     def say(self, text: str) -> None:
         self.log.append(text)
 
@@ -584,12 +588,11 @@ class Duel:
                     mod.rule = str(op["set"])
             elif "original" in op:
                 mod.kind = "original"
+                # §4.3.3.6.2: halving or doubling a 「?」 original counts it as 0.
+                base = 0 if self._printed(target, stat) is None else original
+                rule = op["original"]
                 mod.fixed = resolve_amount(
-                    str(op["original"]) + "_original"
-                    if op["original"] in ("half", "double")
-                    else op["original"],
-                    before,
-                    original,
+                    f"{rule}_original" if rule in ("half", "double") else rule, before, base
                 )
             target.modifiers.append(mod)
             after = current_value(self._printed(target, stat), target.modifiers, stat)
