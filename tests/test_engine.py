@@ -214,3 +214,34 @@ def test_lp_stops_at_zero_and_both_at_zero_is_a_draw():
     duel.activate("burn", [])
     duel.resolve_chain()
     assert [p.lp for p in duel.players.values()] == [0, 0] and duel.winner == "draw"
+
+
+def test_any_resolved_effect_after_the_summon_makes_a_when_effect_miss():
+    cards = {
+        "hero": {
+            "kind": "monster",
+            "atk": 1800,
+            "def": 300,
+            "effect": {
+                "type": "trigger",
+                "event": "self_special_summoned",
+                "optional": True,
+                "wording": "when",
+                "draw": 1,
+            },
+        },
+        "rush": {"kind": "spell", "type": "quick-play", "effect": {"modify": "atk", "by": 700}},
+        "call": {"kind": "trap", "type": "continuous", "effect": {"special_summon": "target"}},
+        "other": {"kind": "monster", "atk": 1000, "def": 1000},
+    }
+    duel = Duel({k: parse_card(k, v) for k, v in cards.items()})
+    duel.put("other", "other", "A", "monster")
+    duel.put("hero", "hero", "A", "gy")
+    duel.put("rush", "rush", "A", "hand")
+    duel.put("call", "call", "A", "spelltrap", face_up=False)
+    duel.activate("rush", ["other"])  # chain link 1 only changes an ATK
+    duel.activate("call", ["hero"])  # chain link 2 special summons
+    duel.resolve_chain()
+    assert duel.missed == ["hero"]
+    with pytest.raises(IllegalChainError, match="misses the timing"):
+        duel.activate("hero")

@@ -270,6 +270,7 @@ class Duel:
         p = self.players[player]
         p.lp = max(0, p.lp - amount)  # §1.4.1: LP never goes below 0
         self.say(f"   {player} takes {amount} {how} → LP {p.lp}")
+        self._event("lost_lp" if how.startswith("LP loss") else "damaged", player)
         self._check_lp()
 
     def _check_lp(self) -> None:
@@ -502,10 +503,12 @@ class Duel:
             elif "negate_activation" in op:
                 below = self._link_below(link)
                 below.activation_negated = True
+                self._event("negated", below.card)
                 self.say(f"   the activation of 「{below.card}」 (link {below.number}) is negated")
             elif "negate_effect" in op:
                 below = self._link_below(link)
                 below.effect_negated = True
+                self._event("negated", below.card)
                 self.say(f"   the effect of 「{below.card}」 (link {below.number}) is negated")
             elif "negate_effects" in op:
                 for key in chosen:
@@ -530,6 +533,7 @@ class Duel:
             p = self.players[player]
             p.lp = max(0, p.lp - amount)
             self.say(f"   {player} takes {amount} effect damage → LP {p.lp}")
+            self._event("damaged", player)
         self._check_lp()
 
     def _players(self, who: str, controller: str) -> list[str]:
@@ -597,6 +601,7 @@ class Duel:
             target.modifiers.append(mod)
             after = current_value(self._printed(target, stat), target.modifiers, stat)
             self.say(f"   「{key}」 {stat.upper()} {before} → {after}: {mod.describe()} by 「{source.key}」")
+            self._event(f"{stat}_changed", key)
 
     @staticmethod
     def _printed(card: Card, stat: str) -> int | None:
