@@ -137,11 +137,10 @@ def replay(scenario: Scenario) -> Replay:
             _perform(duel, action, step)
         except IllegalActionError as exc:
             if refused is None:
-                if _is_setup_mistake(exc):
-                    raise ScenarioError(f"{step}: {exc}") from None
-                mismatches.append(f"step {number}: refused unexpectedly: {exc}")
-                duel.say(f"refused: {exc}")
-                continue
+                # An action the rules refuse (a chain too slow, an attack that cannot
+                # be made) that the file does not mark `expect_error` is a mistake
+                # in the file.
+                raise ScenarioError(f"{step}: impossible: {exc}") from None
             duel.say(f"refused, as the text says: {exc}")
             if str(refused) and str(refused) not in str(exc):
                 mismatches.append(f"step {number}: refused for another reason: {exc}")
@@ -157,10 +156,6 @@ def replay(scenario: Scenario) -> Replay:
     mismatches += _compare(scenario.expect, duel, state)
     log = [f"{i:>3}. {line}" for i, line in enumerate(duel.log, 1)]
     return Replay(scenario, log, state, mismatches)
-
-
-def _is_setup_mistake(exc: Exception) -> bool:
-    return "no card" in str(exc)
 
 
 def _set_up(duel: Duel, start: dict[str, Any], where: str) -> None:

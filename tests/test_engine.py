@@ -103,17 +103,29 @@ def test_a_malformed_scenario_is_rejected_with_its_file_and_step(tmp_path, body,
     assert len(result.output.strip().splitlines()) == 1
 
 
-def test_an_impossible_chain_is_reported_not_crashed(tmp_path):
+def test_an_impossible_chain_is_a_malformed_scenario(tmp_path):
     path = tmp_path / "slow.yaml"
     path.write_text(
-        "title: t\n"
-        + GOOD_CARDS
-        + "actions:\n  - activate: 丙\n  - activate: 乙\n    target: 甲\nexpect: {}\n",
+        "title: t\n" + GOOD_CARDS + "actions:\n  - activate: 丙\n  - activate: 乙\n    target: 甲\nexpect: {}\n",
+        encoding="utf-8",
+    )
+    with pytest.raises(ScenarioError, match="step 2: impossible: .*spell speed 1 and cannot be chained"):
+        replay(read_scenario(path))
+    result = CliRunner().invoke(main, ["replay", str(path)])
+    assert result.exit_code == 2 and "slow.yaml: step 2" in result.output
+
+
+def test_an_outcome_other_than_the_text_exits_1(tmp_path):
+    path = tmp_path / "wrong.yaml"
+    path.write_text(
+        "title: t\n" + GOOD_CARDS + "actions:\n  - activate: 乙\n    target: 甲\n  - resolve\n"
+        "expect:\n  cards: {甲: {zone: monster}}\n",
         encoding="utf-8",
     )
     result = replay(read_scenario(path))
-    assert not result.passed and "spell speed 1 and cannot be chained" in result.mismatches[0]
-    assert CliRunner().invoke(main, ["replay", str(path)]).exit_code == 1
+    assert result.mismatches == ["「甲」 zone: the text says 'monster', the replay gives 'gy'"]
+    cli = CliRunner().invoke(main, ["replay", str(path)])
+    assert cli.exit_code == 1 and "✗" in cli.output
 
 
 def test_replay_cli_prints_a_numbered_log_and_json(tmp_path):
