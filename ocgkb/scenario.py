@@ -34,7 +34,7 @@ from . import OcgkbError
 from .engine import Duel, EngineError, IllegalActionError
 from .engine.cards import ScenarioCardError, parse_card
 
-ZONES = ("hand", "monsters", "spelltrap", "field", "gy", "banished")
+ZONES = ("hand", "deck", "extra", "monsters", "spelltrap", "field", "gy", "banished")
 ACTIONS = (
     "summon", "set", "special_summon", "activate", "resolve", "attack", "retarget", "damage_step",
     "destroy", "flip_face_down", "negate_effects", "end_phase", "damage", "draw",
@@ -124,7 +124,12 @@ def replay(scenario: Scenario) -> Replay:
         raise ScenarioError(f"{where}: {exc}") from None
     start = scenario.start
     duel = Duel({key: spec for key, spec in specs.items()}, turn_player=str(start.get("turn", "A")))
-    _set_up(duel, start, where)
+    try:
+        _set_up(duel, start, where)
+    except (KeyError, TypeError, ValueError, AttributeError) as exc:
+        raise ScenarioError(f"{where}: start: {type(exc).__name__}: {exc}") from None
+    except EngineError as exc:
+        raise ScenarioError(f"{where}: start: {exc}") from None
     mismatches: list[str] = []
     for number, action in enumerate(scenario.actions, 1):
         step = f"{where}: step {number}"
@@ -164,9 +169,15 @@ def _set_up(duel: Duel, start: dict[str, Any], where: str) -> None:
         if not isinstance(side, dict):
             raise ScenarioError(f"{where}: start.{player} must be a mapping of zones")
         duel.players[player].lp = int(side.get("lp", 8000))
-        duel.players[player].deck = int(side.get("deck", 40))
+        deck = side.get("deck", 40)  # a number of cards, or the cards that matter
+        duel.players[player].deck = len(deck) if isinstance(deck, list) else int(deck)
         for zone in ZONES:
-            for entry in side.get(zone) or []:
+            entries = side.get(zone) or []
+            if zone == "deck" and not isinstance(entries, list):
+                continue
+            if not isinstance(entries, list):
+                raise ScenarioError(f"{where}: start.{player}.{zone} must be a list of cards")
+            for entry in entries:
                 key, options = (entry, {}) if isinstance(entry, str) else (entry.get("card"), entry)
                 if key not in duel.specs:
                     raise ScenarioError(f"{where}: start: {player}'s {zone} names unknown card {key!r}")

@@ -106,7 +106,9 @@ def test_a_malformed_scenario_is_rejected_with_its_file_and_step(tmp_path, body,
 def test_an_impossible_chain_is_a_malformed_scenario(tmp_path):
     path = tmp_path / "slow.yaml"
     path.write_text(
-        "title: t\n" + GOOD_CARDS + "actions:\n  - activate: 丙\n  - activate: 乙\n    target: 甲\nexpect: {}\n",
+        "title: t\n"
+        + GOOD_CARDS
+        + "actions:\n  - activate: 丙\n  - activate: 乙\n    target: 甲\nexpect: {}\n",
         encoding="utf-8",
     )
     with pytest.raises(ScenarioError, match="step 2: impossible: .*spell speed 1 and cannot be chained"):

@@ -64,9 +64,11 @@ class Card:
     def on_field(self) -> bool:
         return self.zone in FIELD_ZONES
 
-    def place(self) -> tuple[str, str]:
-        """Where it is, for telling whether a target is still 'that card' (§ 这张卡/那张卡)."""
-        return (self.zone, self.controller)
+    def place(self) -> str:
+        """Where it is, for telling whether a target is still 'that card' (§ 这张卡/那张卡):
+        a card that leaves its zone, or moves between the monster zone and the spell &
+        trap zone, is not; one that changes control or position still is."""
+        return self.zone
 
 
 @dataclass
@@ -83,7 +85,7 @@ class ChainLink:
     effect: Effect
     player: str
     speed: int
-    targets: list[tuple[str, tuple[str, str]]] = field(default_factory=list)
+    targets: list[tuple[str, str]] = field(default_factory=list)
     activation_negated: bool = False
     effect_negated: bool = False
 
@@ -109,6 +111,7 @@ class Duel:
         self.step = "main"
         self.winner: str | None = None  # "A", "B" or "draw"
         self.missed: list[str] = []  # trigger effects that missed their timing
+        self.pending: list[str] = []  # trigger effects that may or must start the next chain
         self.replays = 0
         self.resolved: list[str] = []  # cards in the order their chain links resolved
         self._order = 0
@@ -310,11 +313,23 @@ class Duel:
         chosen = card.spec.effects[effect]
         player = player or card.controller
         speed = card.spec.speed(chosen)
+        waiting = [k for k in self.pending if k != key and self.cards[k].controller == self.turn_player]
+        if not self.chain and key in self.pending and player != self.turn_player and waiting:
+            raise IllegalChainError(
+                f"「{key}」: the turn player's trigger effects go on the chain first, then the opponent's"
+            )
         if self.chain:
             top = self.chain[-1]
-            if speed == 1:
+            # Speed-1 triggers that happened at the same time build one chain
+            # together, the turn player's first (§ 同时数个效果发动).
+            together = chosen.type == "trigger" and all(link.effect.type == "trigger" for link in self.chain)
+            if together and player == self.turn_player and any(l.player != player for l in self.chain):
+                raise IllegalChainError(
+                    f"「{key}」: the turn player's trigger effects go on the chain first, then the opponent's"
+                )
+            if speed == 1 and not together:
                 raise IllegalChainError(f"「{key}」 is spell speed 1 and cannot be chained (§ 咒文速度)")
-            if speed < top.speed:
+            if speed < top.speed and not together:
                 raise IllegalChainError(
                     f"「{key}」 is spell speed {speed} and cannot chain to 「{top.card}」 (spell speed {top.speed}): "
                     "a chain link must be of equal or higher speed"
@@ -332,6 +347,8 @@ class Duel:
             card.face_up = True
         elif card.spec.kind != MONSTER and not card.face_up:
             card.face_up = True
+        if key in self.pending:
+            self.pending.remove(key)
         link = ChainLink(
             len(self.chain) + 1,
             key,
@@ -413,6 +430,7 @@ class Duel:
     def _report_triggers(self) -> None:
         """What the chain set off: "if" and mandatory triggers may start a new chain;
         an optional "when" trigger whose event was not the last thing misses its timing."""
+        self.pending = []
         since = self._events_at_chain_start
         for card in self.cards.values():
             for effect in card.spec.effects:
@@ -429,6 +447,7 @@ class Duel:
                     )
                 else:
                     kind = "must" if not effect.optional else "may"
+                    self.pending.append(card.key)
                     self.say(
                         f"   「{card.key}」's trigger effect {kind} be activated now, starting a new chain"
                     )
