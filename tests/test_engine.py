@@ -82,6 +82,14 @@ start:
         ),
         ("title: t\n" + GOOD_CARDS + "actions: [activate: 甲\nexpect: {}\n", "bad YAML at line"),
         (
+            "title: t\n" + GOOD_CARDS.replace("monsters: [甲]", "monsters: 甲") + "actions: []\nexpect: {}\n",
+            "must be a list of cards",
+        ),
+        (
+            "title: t\n" + GOOD_CARDS + "actions:\n  - damage: {amount: lots}\nexpect: {}\n",
+            "step 1: cannot perform",
+        ),
+        (
             "title: t\ncards:\n  甲: {kind: wizard}\nactions: []\nexpect: {}\n",
             "kind must be monster, spell or trap",
         ),

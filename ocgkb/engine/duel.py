@@ -323,7 +323,7 @@ class Duel:
             # Speed-1 triggers that happened at the same time build one chain
             # together, the turn player's first (§ 同时数个效果发动).
             together = chosen.type == "trigger" and all(link.effect.type == "trigger" for link in self.chain)
-            if together and player == self.turn_player and any(l.player != player for l in self.chain):
+            if together and player == self.turn_player and any(link.player != player for link in self.chain):
                 raise IllegalChainError(
                     f"「{key}」: the turn player's trigger effects go on the chain first, then the opponent's"
                 )
