@@ -267,3 +267,20 @@ def test_any_resolved_effect_after_the_summon_makes_a_when_effect_miss():
     assert duel.missed == ["hero"]
     with pytest.raises(IllegalChainError, match="misses the timing"):
         duel.activate("hero")
+
+
+def test_zones_hold_five_monsters_and_five_spells_or_traps():
+    cards = {f"m{i}": {"kind": "monster", "atk": 100, "def": 100} for i in range(6)}
+    cards |= {f"s{i}": {"kind": "spell", "type": "continuous"} for i in range(6)}
+    duel = Duel({k: parse_card(k, v) for k, v in cards.items()})
+    for i in range(6):
+        duel.put(f"m{i}", f"m{i}", "A", "hand")
+        duel.put(f"s{i}", f"s{i}", "A", "hand")
+    for i in range(5):
+        duel.summon(f"m{i}")
+        duel.activate(f"s{i}")
+        duel.resolve_chain()
+    with pytest.raises(IllegalActionError, match="monster zones are full"):
+        duel.summon("m5")
+    with pytest.raises(IllegalActionError, match="spell & trap zones are full"):
+        duel.activate("s5")

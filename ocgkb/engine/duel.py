@@ -341,6 +341,14 @@ class Duel:
                 raise IllegalActionError(f"「{target}」 is not where it could be targeted")
         if not self.chain:
             self._events_at_chain_start = len(self.events)
+        used = sum(1 for c in self.cards.values() if c.zone == "spelltrap" and c.controller == player)
+        if (
+            card.spec.kind != MONSTER
+            and card.zone == "hand"
+            and card.spec.type != "field"
+            and used >= SPELL_TRAP_ZONES
+        ):
+            raise IllegalActionError(f"{player}'s spell & trap zones are full")
         self._pay_costs(card, chosen, player)
         if card.spec.kind != MONSTER and card.zone in ("hand", "deck"):
             card.zone = "field" if card.spec.type == "field" else "spelltrap"
