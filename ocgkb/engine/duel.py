@@ -308,9 +308,11 @@ class Duel:
         chain, its cost is paid now, its targets are chosen now."""
         self._require_not_over()
         card = self.card(key)
-        if effect >= len(card.spec.effects):
+        # A spell or trap without a modelled effect can still be activated (卡的发动).
+        effects = card.spec.effects or ([Effect(type="spell-trap")] if card.spec.kind != MONSTER else [])
+        if effect >= len(effects):
             raise IllegalActionError(f"「{key}」 has no effect number {effect + 1}")
-        chosen = card.spec.effects[effect]
+        chosen = effects[effect]
         player = player or card.controller
         speed = card.spec.speed(chosen)
         waiting = [k for k in self.pending if k != key and self.cards[k].controller == self.turn_player]
