@@ -310,5 +310,65 @@ def replay(path: Path | None, as_json: bool, quiet: bool) -> None:
         sys.exit(1)
 
 
+@main.command()
+@click.option(
+    "--format",
+    "fmt",
+    type=click.Choice(["graphml", "gexf", "json", "dot", "csv"]),
+    default="graphml",
+    show_default=True,
+)
+@click.option(
+    "--output",
+    "-o",
+    default="-",
+    show_default=True,
+    help="A file (a folder for csv), or - for standard output.",
+)
+@click.option(
+    "--around",
+    help="Only the neighbourhood of a concept, card, section or passage (cost, 卡时点, 4.2.2, 黑洞).",
+)
+@click.option(
+    "--depth",
+    type=click.IntRange(0, 10),
+    default=1,
+    show_default=True,
+    help="How many links out from --around.",
+)
+@click.option(
+    "--kinds", help="Only these node kinds, comma-separated (concept,clause,ruling,card,section,…)."
+)
+@click.pass_context
+def export(ctx, fmt: str, output: str, around: str | None, depth: int, kinds: str | None) -> None:
+    """Export the knowledge graph for study: GraphML and GEXF (Gephi, Cytoscape),
+    node-link JSON (networkx, d3), DOT (Graphviz), CSV (nodes.csv and edges.csv).
+
+    \b
+    Examples:
+      ocgkb export --format graphml --output ocgkb.graphml
+      ocgkb export --format json --around cost --depth 2 -o cost.json
+      ocgkb export --format csv --kinds concept,clause -o graph-csv/
+    """
+    from .export import ExportError, keep_kinds, neighbourhood, write
+    from .graph import build_graph
+
+    kb = _open(ctx)
+    graph = build_graph(kb)
+    try:
+        if around:
+            graph = neighbourhood(kb, graph, around, depth)
+        if kinds:
+            graph = keep_kinds(graph, [k.strip() for k in kinds.split(",") if k.strip()])
+        written = write(graph, fmt, output)
+    except ExportError as exc:
+        click.echo(f"Error: {exc}", err=True)
+        sys.exit(2)
+    for path in written:
+        click.echo(
+            f"wrote {path} ({graph.number_of_nodes()} nodes, {graph.number_of_edges()} edges)", err=True
+        )
+
+
 if __name__ == "__main__":
     main()
