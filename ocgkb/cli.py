@@ -314,9 +314,9 @@ def replay(path: Path | None, as_json: bool, quiet: bool) -> None:
 @click.option(
     "--format",
     "fmt",
-    type=click.Choice(["graphml", "gexf", "json", "dot", "csv"]),
     default="graphml",
     show_default=True,
+    help="graphml, gexf, json (node-link), dot or csv.",
 )
 @click.option(
     "--output",
@@ -350,9 +350,12 @@ def export(ctx, fmt: str, output: str, around: str | None, depth: int, kinds: st
       ocgkb export --format json --around cost --depth 2 -o cost.json
       ocgkb export --format csv --kinds concept,clause -o graph-csv/
     """
-    from .export import ExportError, keep_kinds, neighbourhood, write
+    from .export import FORMATS, ExportError, keep_kinds, neighbourhood, write
     from .graph import build_graph
 
+    if fmt not in FORMATS:
+        click.echo(f"Error: unknown format {fmt!r} (one of {', '.join(FORMATS)})", err=True)
+        sys.exit(2)
     kb = _open(ctx)
     graph = build_graph(kb)
     try:

@@ -101,7 +101,7 @@ def test_cli_writes_files_and_reports_bad_requests_in_one_line(kb_path, tmp_path
         "nodes.csv",
     ]
     for args, message in [
-        (["--format", "xml"], "Invalid value for '--format'"),
+        (["--format", "xml"], "unknown format 'xml'"),
         (
             ["--around", "完全没有这个东西", "-o", str(tmp_path / "x.json")],
             "no concept, card, section or passage",
@@ -111,5 +111,6 @@ def test_cli_writes_files_and_reports_bad_requests_in_one_line(kb_path, tmp_path
     ]:
         result = run(*args)
         assert result.exit_code == 2 and message in result.output and "Traceback" not in result.output
+        assert len(result.output.strip().splitlines()) == 1
     assert not (tmp_path / "x.json").exists() and not (tmp_path / "missing").exists()
     assert [p.name for p in tmp_path.iterdir() if p.name.startswith(".")] == []  # no partial file left
