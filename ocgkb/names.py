@@ -15,8 +15,6 @@ from collections.abc import Iterable
 from dataclasses import dataclass, field
 from pathlib import Path
 
-import yaml
-
 from . import OntologyError, paths
 
 BRACKET = re.compile(r"「([^「」\n]{1,60})」")
@@ -34,6 +32,8 @@ class NameRules:
 
     @classmethod
     def load(cls, kb_dir: Path | None = None, concept_terms: Iterable[str] = ()) -> NameRules:
+        import yaml  # only when building, never on a query's start-up path
+
         path = (kb_dir or paths.kb_dir()) / "terms.yaml"
         try:
             data = yaml.safe_load(path.read_text(encoding="utf-8")) or {}

@@ -12,8 +12,6 @@ import re
 import unicodedata
 from pathlib import Path
 
-import yaml
-
 from . import OntologyError, paths
 
 _DOTS = str.maketrans({"•": "·", "・": "·", "‧": "·", "･": "·", "∙": "·"})
@@ -28,6 +26,8 @@ def _t2s():
 
 def load_repairs(kb_dir: Path | None = None) -> dict[str, str]:
     """The corrupted-character table, one character to one character."""
+    import yaml  # only when building, never on a query's start-up path
+
     path = (kb_dir or paths.kb_dir()) / "repairs.yaml"
     try:
         table = (yaml.safe_load(path.read_text(encoding="utf-8")) or {}).get("repairs") or {}

@@ -6,8 +6,6 @@ import hashlib
 from dataclasses import dataclass
 from pathlib import Path
 
-import yaml
-
 from . import SourceError
 
 MANIFEST = "manifest.yaml"
@@ -41,6 +39,8 @@ class SourceDocument:
 
 
 def read_manifest(data_dir: Path) -> list[SourceDocument]:
+    import yaml  # only when building, never on a query's start-up path
+
     path = data_dir / MANIFEST
     try:
         data = yaml.safe_load(path.read_text(encoding="utf-8"))
