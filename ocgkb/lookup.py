@@ -4,7 +4,6 @@ traditional characters, pinyin with or without spaces, and initials."""
 from __future__ import annotations
 
 import functools
-import json
 import re
 from dataclasses import dataclass
 
@@ -96,19 +95,15 @@ def find_cards(kb: KnowledgeBase, query: str, limit: int = 5) -> list[CardMatch]
 
 def find_concept(kb: KnowledgeBase, name: str) -> dict:
     """A concept row by id, English or Chinese name or alias; NotFound names the closest."""
-    key = _concept_key(kb, name)
-    rows = kb.query("SELECT * FROM concepts ORDER BY id")
-    for row in rows:
-        names = [row["id"], *json.loads(row["zh"]), *json.loads(row["en"]), *json.loads(row["aliases"])]
-        if key in {_concept_key(kb, n) for n in names}:
-            return dict(row)
+    from .query import ontology_of
+
+    concept = ontology_of(str(kb.path)).lookup(name)
+    if concept:
+        return dict(kb.query("SELECT * FROM concepts WHERE id = ?", (concept.id,))[0])
     from rapidfuzz import process
 
+    rows = kb.query("SELECT id, name_en, name_zh FROM concepts ORDER BY id")
     choices = {row["id"]: f"{row['id']} {row['name_en']} {row['name_zh']}" for row in rows}
     close = process.extract(name, choices, limit=3, score_cutoff=50)
     hint = f"; did you mean {', '.join(c[2] for c in close)}?" if close else ""
     raise NotFound(f"no concept called {name!r}{hint}")
-
-
-def _concept_key(kb: KnowledgeBase, name: str) -> str:
-    return squash(kb.normalize(name)).replace("-", "").replace("_", "")

@@ -6,8 +6,6 @@ import re
 from dataclasses import dataclass, field
 from pathlib import Path
 
-import yaml
-
 from . import OntologyError, paths
 from .normalize import Normalizer, squash
 
@@ -47,6 +45,8 @@ class Ontology:
 
     @classmethod
     def load(cls, kb_dir: Path | None = None, normalize: Normalizer | None = None) -> Ontology:
+        import yaml  # only when building, never on a query's start-up path
+
         path = (kb_dir or paths.kb_dir()) / "concepts.yaml"
         try:
             data = yaml.safe_load(path.read_text(encoding="utf-8"))
@@ -83,16 +83,42 @@ class Ontology:
         text = squash(search_text)
         return [cid for cid, matcher in self._matchers.items() if matcher and matcher.search(text)]
 
-    def find_terms(self, search_text: str) -> dict[str, list[str]]:
-        """For each concept named in a text, the terms that name it."""
+    def named(self, search_text: str) -> dict[str, str]:
+        """The concepts a text names, each with the words that named it. A name
+        inside a longer concept's name (对象 in 持续取对象) does not count."""
         text = squash(search_text)
-        found: dict[str, list[str]] = {}
-        for cid, matcher in self._matchers.items():
-            if matcher:
-                hits = sorted({m.group(0) for m in matcher.finditer(text)})
-                if hits:
-                    found[cid] = hits
-        return found
+        hits = [
+            (cid, m) for cid, matcher in self._matchers.items() if matcher and (m := matcher.search(text))
+        ]
+        spans = [(m.start(), m.end()) for _, m in hits]
+        return {
+            cid: m.group(0)
+            for cid, m in hits
+            if not any(s <= m.start() and m.end() <= e and (e - s) > (m.end() - m.start()) for s, e in spans)
+        }
+
+    def forms(self, cid: str) -> list[str]:
+        """Every name of a concept in search form, longest first."""
+        concept = self.concepts[cid]
+        return sorted({squash(self._normalize(t)) for t in concept.terms if t.strip()}, key=len, reverse=True)
+
+    @classmethod
+    def from_rows(cls, rows, normalize: Normalizer) -> Ontology:
+        """The ontology as a built knowledge base stores it (its `concepts` table)."""
+        import json
+
+        concepts = [
+            Concept(
+                r["id"],
+                json.loads(r["en"]),
+                json.loads(r["zh"]),
+                json.loads(r["aliases"]),
+                json.loads(r["related"]),
+                json.loads(r["sections"]),
+            )
+            for r in rows
+        ]
+        return cls(concepts, normalize)
 
 
 def _key(name: str, normalize: Normalizer) -> str:

@@ -16,6 +16,7 @@ from dataclasses import dataclass
 from . import OcgkbError
 from .names import card_token
 from .normalize import squash
+from .ontology import Ontology
 from .store import KnowledgeBase
 from .tokenize import bigrams, query_words, split_query
 
@@ -52,21 +53,21 @@ def plan_query(kb: KnowledgeBase, question: str) -> QueryPlan:
     whole, inner = split_query(text, vocabulary, kb.vocabulary_total)
     words = [w for w in whole if w not in ignore]
     inner = [w for w in inner if w not in ignore]
-    named = _concepts_in(kb, text)
+    ontology = ontology_of(str(kb.path))
+    named = ontology.named(text)
     concepts = list(named)
     # What the question says in the texts' own words counts in full (血 → 基本分,
     # and a concept named in English → its Chinese names); a concept's other
     # names count less: they widen, they do not translate.
-    zh_names = _zh_names(kb)
     english = [
         name
         for cid, said in named.items()
-        if _LATIN.fullmatch(said) and said not in {squash(kb.normalize(n)) for n in zh_names[cid]}
-        for name in zh_names[cid]
+        if _LATIN.fullmatch(said) and said not in {squash(kb.normalize(n)) for n in ontology.concepts[cid].zh}
+        for name in ontology.concepts[cid].zh
     ]
     translations = _as_words(kb, _translate(squash(text), _synonyms(kb)) + english, words + inner)
     aliases = _as_words(
-        kb, [t for cid in concepts for t in _concept_terms(kb)[cid]], words + inner + translations
+        kb, [t for cid in concepts for t in ontology.forms(cid)], words + inner + translations
     )
     words = words + translations
     expansion_words = aliases
@@ -109,55 +110,14 @@ def _as_words(kb: KnowledgeBase, terms: list[str], known: list[str]) -> list[str
 
 # What the query layer keeps from the database between calls in one process.
 @functools.lru_cache(maxsize=4)
-def _concept_index(path: str) -> tuple[dict[str, list[str]], list[tuple[str, re.Pattern[str]]]]:
+def ontology_of(path: str) -> Ontology:
+    """The concepts of a built knowledge base, kept for the life of the process."""
     from .store import KnowledgeBase as _KB
 
     kb = _KB(path)
-    terms: dict[str, list[str]] = {}
-    matchers = []
-    for row in kb.query("SELECT id, zh, en, aliases FROM concepts ORDER BY id"):
-        names = [*json.loads(row["zh"]), *json.loads(row["aliases"]), *json.loads(row["en"])]
-        forms = sorted({squash(kb.normalize(n)) for n in names if n.strip()}, key=len, reverse=True)
-        terms[row["id"]] = forms
-        parts = [
-            rf"(?<![a-z]){re.escape(f)}(?![a-z])" if re.fullmatch(r"[a-z0-9 ./'-]+", f) else re.escape(f)
-            for f in forms
-        ]
-        matchers.append((row["id"], re.compile("|".join(parts))))
+    ontology = Ontology.from_rows(kb.query("SELECT * FROM concepts ORDER BY id"), kb.normalize)
     kb.close()
-    return terms, matchers
-
-
-def _concept_terms(kb: KnowledgeBase) -> dict[str, list[str]]:
-    return _concept_index(str(kb.path))[0]
-
-
-def _concepts_in(kb: KnowledgeBase, text: str) -> dict[str, str]:
-    """The concepts a question names, each with the words that named it."""
-    squashed = squash(text)
-    found = [(cid, m.search(squashed)) for cid, m in _concept_index(str(kb.path))[1]]
-    hits = [(cid, match) for cid, match in found if match]
-    # A concept named inside a longer concept's name (对象 in 持续取对象) does not count.
-    spans = [(m.start(), m.end()) for _, m in hits]
-    return {
-        cid: m.group(0)
-        for cid, m in hits
-        if not any(s <= m.start() and m.end() <= e and (e - s) > (m.end() - m.start()) for s, e in spans)
-    }
-
-
-@functools.lru_cache(maxsize=4)
-def _zh_names_cached(path: str) -> dict[str, list[str]]:
-    from .store import KnowledgeBase as _KB
-
-    kb = _KB(path)
-    names = {row["id"]: json.loads(row["zh"]) for row in kb.query("SELECT id, zh FROM concepts")}
-    kb.close()
-    return names
-
-
-def _zh_names(kb: KnowledgeBase) -> dict[str, list[str]]:
-    return _zh_names_cached(str(kb.path))
+    return ontology
 
 
 def _synonyms(kb: KnowledgeBase) -> dict[str, list[str]]:
