@@ -314,6 +314,10 @@ class Duel:
             raise IllegalActionError(f"「{key}」 has no effect number {effect + 1}")
         chosen = effects[effect]
         player = player or card.controller
+        if card.spec.kind != MONSTER and card.zone not in ("hand", "spelltrap", "field"):
+            raise IllegalActionError(
+                f"「{key}」 is in the {card.zone}: a spell or trap is activated from the hand or the field"
+            )
         speed = card.spec.speed(chosen)
         waiting = [k for k in self.pending if k != key and self.cards[k].controller == self.turn_player]
         if not self.chain and key in self.pending and player != self.turn_player and waiting:
