@@ -20,3 +20,7 @@ class SourceError(OcgkbError):
 
 class OntologyError(OcgkbError):
     """The curated files in kb/ are malformed."""
+
+
+class BuildError(OcgkbError):
+    """The knowledge base cannot be written where it should go."""

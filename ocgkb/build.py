@@ -15,7 +15,7 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from . import OntologyError, paths, sources
+from . import BuildError, OntologyError, paths, sources
 from .dates import find_dates, has_wiki_source
 from .model import KINDS, ParsedDocument, Passage, Section
 from .names import CardFinder, NameRules, bracket_mentions, card_token
@@ -139,7 +139,10 @@ def build(
 
     step("write")
     tmp = db_path.with_name(f"{db_path.name}.building-{os.getpid()}")
-    db_path.parent.mkdir(parents=True, exist_ok=True)
+    try:
+        db_path.parent.mkdir(parents=True, exist_ok=True)
+    except OSError as exc:
+        raise BuildError(f"cannot write the knowledge base to {db_path}: {exc.strerror}") from None
     try:
         _write(
             tmp,
@@ -163,6 +166,8 @@ def build(
             report=report,
         )
         os.replace(tmp, db_path)
+    except OSError as exc:
+        raise BuildError(f"cannot write the knowledge base to {db_path}: {exc.strerror or exc}") from None
     finally:
         tmp.unlink(missing_ok=True)
 

@@ -103,3 +103,11 @@ def test_no_build_and_a_bad_source_is_a_clean_error(tmp_path, corpus_copy):
 def test_a_missing_manifest_is_a_clean_error(tmp_path):
     with pytest.raises(SourceError, match="no corpus manifest"):
         build(tmp_path / "kb.sqlite", tmp_path, KB)
+
+
+def test_an_unwritable_knowledge_base_path_is_a_clean_error(tmp_path):
+    blocker = tmp_path / "file"
+    blocker.write_text("not a folder")
+    result = CliRunner().invoke(main, ["--db", str(blocker / "kb.sqlite"), "ask", "卷回"])
+    assert result.exit_code == 1 and "cannot write the knowledge base" in result.output
+    assert "Traceback" not in result.output
