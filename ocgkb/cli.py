@@ -98,7 +98,6 @@ def build(ctx: click.Context, as_json: bool, verbose: bool) -> None:
     Example:
       ocgkb build -v
     """
-    from . import paths
     from .build import BUILD_STEPS
     from .build import build as run_build
 
@@ -111,7 +110,6 @@ def build(ctx: click.Context, as_json: bool, verbose: bool) -> None:
     from .render import render_report
 
     click.echo(render_report(report.as_dict(), verbose))
-    del paths
 
 
 def _filters_options(fn):

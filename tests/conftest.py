@@ -11,7 +11,6 @@ from pathlib import Path
 import pytest
 from click.testing import CliRunner
 
-from ocgkb import paths
 from ocgkb.build import build
 from ocgkb.cli import main
 from ocgkb.store import KnowledgeBase
@@ -74,6 +73,3 @@ def passage_at(db: sqlite3.Connection, doc: str, line: int) -> sqlite3.Row:
     return db.execute(
         "SELECT * FROM passages WHERE doc = ? AND line <= ? AND line_end >= ?", (doc, line, line)
     ).fetchone()
-
-
-__all__ = ["passage_at", "paths"]
