@@ -220,6 +220,22 @@ def render_report(report: dict, verbose: bool = False) -> str:
     return "\n".join(out)
 
 
+def _final_state(state: dict) -> list[str]:
+    """The end of a replay: LP, the winner, and where every card is."""
+    lines = [
+        click.style("     final state: ", bold=True)
+        + f"LP A {state['lp']['A']} · B {state['lp']['B']}"
+        + (f" · winner {state['winner']}" if state["winner"] else "")
+    ]
+    for key, card in state["cards"].items():
+        place = f"{card['zone']} ({card['controller']})"
+        if card["zone"] == "monster":
+            face = "face-up" if card["face_up"] else "face-down"
+            place += f", {face} {card['position']}, ATK {card['atk']} DEF {card['def']}"
+        lines.append(click.style(f"       「{key}」 {place}", dim=True))
+    return lines
+
+
 def render_replay(results: list, quiet: bool = False) -> str:
     out = []
     for result in results:
@@ -234,11 +250,7 @@ def render_replay(results: list, quiet: bool = False) -> str:
             continue
         if not quiet:
             out += result.log
-            state = result.state
-            out.append(
-                click.style(f"     LP A {state['lp']['A']} · B {state['lp']['B']}", dim=True)
-                + (f" · winner {state['winner']}" if state["winner"] else "")
-            )
+            out += _final_state(result.state)
         for mismatch in result.mismatches:
             out.append(click.style(f"     ✗ {mismatch}", fg="red"))
         out.append("")
