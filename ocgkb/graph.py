@@ -14,15 +14,11 @@ from __future__ import annotations
 import json
 from typing import TYPE_CHECKING
 
+from .render import shorten
 from .store import KnowledgeBase
 
 if TYPE_CHECKING:
     import networkx as nx
-
-
-def _label(text: str, width: int = 32) -> str:
-    flat = " ".join(text.split())
-    return flat if len(flat) <= width else flat[: width - 1] + "…"
 
 
 def build_graph(kb: KnowledgeBase) -> nx.DiGraph:
@@ -54,7 +50,7 @@ def build_graph(kb: KnowledgeBase) -> nx.DiGraph:
         graph.add_node(
             f"passage:{row['id']}",
             kind=row["kind"],
-            label=_label(row["text"]),
+            label=shorten(row["text"], 32),
             text=row["text"],
             doc=row["doc"],
             file=row["file"],

@@ -525,14 +525,9 @@ class Duel:
                     self._event("banished", key)
             elif "special_summon" in op:
                 for key in chosen:
-                    owner = self.card(key).owner if op.get("to") != "self" else card.controller
-                    self.special_summon(
-                        key,
-                        op.get("position", "attack"),
-                        controller=card.controller if op.get("to") == "self" else owner,
-                    )
-                    if continuous or card.spec.continuous:
-                        self.card(key).equipped_to = None
+                    # To its owner's field, or with `to: self` to the summoning player's.
+                    controller = card.controller if op.get("to") == "self" else self.card(key).owner
+                    self.special_summon(key, op.get("position", "attack"), controller=controller)
             elif "negate_activation" in op:
                 below = self._link_below(link)
                 below.activation_negated = True
