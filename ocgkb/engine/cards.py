@@ -56,6 +56,10 @@ class CardSpec:
     # A 「?」 monster's own ability that decides its original ATK/DEF (黄金形态: 4000).
     own_atk: int | None = None
     own_def: int | None = None
+    # A card invented for the situation (某怪兽, 甲怪兽), not a real card.
+    made_up: bool = False
+    # Which real card it is (its password), where the name alone does not say.
+    password: int | None = None
 
     @property
     def continuous(self) -> bool:
@@ -89,6 +93,14 @@ def parse_card(name: str, data: Any) -> CardSpec:
     if not isinstance(raw_effects, list):
         raise ScenarioCardError(f"card {name!r}: effects must be a list")
     effects = [_parse_effect(name, kind, card_type, e) for e in raw_effects]
+    made_up = data.get("made_up", False)
+    if not isinstance(made_up, bool):
+        raise ScenarioCardError(f"card {name!r}: made_up must be true or false, not {made_up!r}")
+    password = data.get("password")
+    if password is not None and (type(password) is not int or password <= 0):
+        raise ScenarioCardError(f"card {name!r}: password must be a card's number, not {password!r}")
+    if made_up and password is not None:
+        raise ScenarioCardError(f"card {name!r}: a made-up card has no password")
     return CardSpec(
         name=name,
         kind=kind,
@@ -99,6 +111,8 @@ def parse_card(name: str, data: Any) -> CardSpec:
         effects=effects,
         own_atk=data.get("own_atk"),
         own_def=data.get("own_def"),
+        made_up=made_up,
+        password=password,
     )
 
 
