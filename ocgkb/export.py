@@ -2,16 +2,22 @@
 GEXF (Gephi, Cytoscape), node-link JSON (networkx, d3), DOT (Graphviz) and CSV
 (spreadsheets, pandas). Every writer is deterministic (the same knowledge base
 gives byte-identical files) and atomic (a failed write leaves no partial file).
+
+An output that is not a regular file is written into, not replaced: a FIFO or a
+device (`/dev/stdout`, a named pipe a viewer reads) gets the bytes straight, and a
+symlink keeps pointing where it did while its target is replaced atomically.
 """
 
 from __future__ import annotations
 
 import csv
+import errno
 import io
 import json
 import os
 import re
-import tempfile
+import stat
+import weakref
 from collections.abc import Iterable
 from pathlib import Path
 from typing import TYPE_CHECKING
@@ -27,7 +33,17 @@ TO_STDOUT = ("graphml", "gexf", "json", "dot")
 
 
 class ExportError(OcgkbError):
-    """An export that cannot be written: a bad path, an unknown --around name."""
+    """An export that cannot be written: a bad path, an unknown --around name or --kinds kind."""
+
+
+# The kinds of the whole graph a neighbourhood was cut from, so that --kinds after
+# --around knows a kind the neighbourhood merely lacks from one that does not exist.
+_WHOLE_KINDS: weakref.WeakKeyDictionary[nx.DiGraph, frozenset[str]] = weakref.WeakKeyDictionary()
+
+
+def kinds_of(graph: nx.DiGraph) -> frozenset[str]:
+    """The node kinds a graph holds (for a neighbourhood: those of the graph it came from)."""
+    return _WHOLE_KINDS.get(graph) or frozenset(kind for _, kind in graph.nodes(data="kind") if kind)
 
 
 def neighbourhood(kb: KnowledgeBase, graph: nx.DiGraph, name: str, depth: int) -> nx.DiGraph:
@@ -35,7 +51,9 @@ def neighbourhood(kb: KnowledgeBase, graph: nx.DiGraph, name: str, depth: int) -
     import networkx as nx
 
     node = find_node(kb, graph, name)
-    return nx.ego_graph(graph, node, radius=depth, undirected=True).copy()
+    around = nx.ego_graph(graph, node, radius=depth, undirected=True).copy()
+    _WHOLE_KINDS[around] = kinds_of(graph)
+    return around
 
 
 def find_node(kb: KnowledgeBase, graph: nx.DiGraph, name: str) -> str:
@@ -58,7 +76,16 @@ def find_node(kb: KnowledgeBase, graph: nx.DiGraph, name: str) -> str:
 
 
 def keep_kinds(graph: nx.DiGraph, kinds: Iterable[str]) -> nx.DiGraph:
+    """The nodes of the given kinds; a kind the graph does not know is an error, not an empty file."""
     wanted = set(kinds)
+    known = kinds_of(graph)
+    if not wanted:
+        raise ExportError(f"--kinds: no kind given (known kinds: {', '.join(sorted(known))})")
+    unknown = sorted(wanted - known)
+    if unknown:
+        raise ExportError(
+            f"--kinds: unknown kind {', '.join(map(repr, unknown))} (known kinds: {', '.join(sorted(known))})"
+        )
     return graph.subgraph([n for n, kind in graph.nodes(data="kind") if kind in wanted]).copy()
 
 
@@ -84,35 +111,77 @@ def render(graph: nx.DiGraph, fmt: str) -> dict[str, str]:
 
 def write(graph: nx.DiGraph, fmt: str, output: str) -> list[Path]:
     """Write the export to `output` (a file; a folder for CSV; `-` for standard
-    output where the format allows). Files are written beside and renamed in."""
+    output where the format allows). Regular files are written beside and renamed
+    in; a FIFO or a device is written into; a symlink's target is replaced."""
     parts = render(graph, fmt)
     if output == "-":
         if fmt not in TO_STDOUT:
             raise ExportError("CSV is two files (nodes.csv and edges.csv): give a folder with --output")
         import sys
 
-        sys.stdout.write(parts[""])
+        try:
+            sys.stdout.write(parts[""])
+            sys.stdout.flush()
+        except OSError as exc:
+            raise ExportError(f"cannot write to standard output: {exc.strerror or exc}") from None
         return []
+    if not output:
+        raise ExportError("--output: the path is empty (give a file, or - for standard output)")
     target = Path(output)
     paths = [target / name for name in parts] if fmt == "csv" else [target]
     try:
         if fmt == "csv":
             target.mkdir(parents=True, exist_ok=True)
         for path, text in zip(paths, parts.values(), strict=True):
-            _atomic_write(path, text)
+            _write_file(path, text.encode("utf-8"))
     except OSError as exc:
         raise ExportError(f"cannot write {output}: {exc.strerror or exc}") from None
     return paths
 
 
-def _atomic_write(path: Path, text: str) -> None:
-    handle, tmp = tempfile.mkstemp(prefix=f".{path.name}.", dir=path.parent or ".")
+def _write_file(path: Path, data: bytes) -> None:
+    """Write `data` to `path` the way its kind of file wants."""
     try:
-        with os.fdopen(handle, "w", encoding="utf-8", newline="") as out:
-            out.write(text)
+        info = os.stat(path)  # through any symlink
+    except FileNotFoundError:
+        info = None
+    if info is not None and stat.S_ISDIR(info.st_mode):
+        raise IsADirectoryError(errno.EISDIR, os.strerror(errno.EISDIR), str(path))
+    if info is not None and not stat.S_ISREG(info.st_mode):
+        _write_into(path, data)  # a FIFO, /dev/stdout, /dev/null: there is nothing to replace
+    elif path.is_symlink():
+        _atomic_write(Path(os.path.realpath(path)), data, info)  # the link stays a link
+    else:
+        _atomic_write(path, data, info)
+
+
+def _write_into(path: Path, data: bytes) -> None:
+    with open(path, "wb") as out:
+        out.write(data)
+
+
+def _atomic_write(path: Path, data: bytes, existing: os.stat_result | None) -> None:
+    """Write beside `path` and rename over it: a reader sees the old file or the
+    new one, never a part. An existing file keeps its permission bits; a new one
+    gets the usual ones (0666 less the umask)."""
+    directory = path.parent
+    while True:
+        tmp = directory / f".{path.name}.{os.urandom(4).hex()}.tmp"
+        try:
+            handle = os.open(tmp, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o666)
+            break
+        except FileExistsError:
+            continue
+    try:
+        with os.fdopen(handle, "wb") as out:
+            out.write(data)
+            out.flush()
+            if existing is not None:
+                os.fchmod(out.fileno(), stat.S_IMODE(existing.st_mode))
+            os.fsync(out.fileno())
         os.replace(tmp, path)
     except BaseException:
-        Path(tmp).unlink(missing_ok=True)
+        tmp.unlink(missing_ok=True)
         raise
 
 

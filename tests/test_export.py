@@ -4,6 +4,9 @@ knowledge base gives the same bytes, and bad requests fail cleanly."""
 import csv
 import io
 import json
+import os
+import stat
+import threading
 
 import networkx as nx
 import pydot
@@ -114,3 +117,85 @@ def test_cli_writes_files_and_reports_bad_requests_in_one_line(kb_path, tmp_path
         assert len(result.output.strip().splitlines()) == 1
     assert not (tmp_path / "x.json").exists() and not (tmp_path / "missing").exists()
     assert [p.name for p in tmp_path.iterdir() if p.name.startswith(".")] == []  # no partial file left
+
+
+def _export(kb_path, *args):
+    return CliRunner().invoke(main, ["--db", str(kb_path), "export", *args])
+
+
+def _one_line_error(result, message):
+    assert result.exit_code == 2, result.output
+    assert message in result.output and "Traceback" not in result.output
+    assert len(result.output.strip().splitlines()) == 1
+
+
+def test_an_unknown_kind_is_an_error_naming_it_and_the_known_kinds(kb_path, graph, tmp_path):
+    out = tmp_path / "k.json"
+    result = _export(kb_path, "--format", "json", "--kinds", "concept,nosuchkind", "-o", str(out))
+    _one_line_error(result, "unknown kind 'nosuchkind'")
+    known = {kind for _, kind in graph.nodes(data="kind")}
+    assert known >= {"concept", "clause", "card"} and all(kind in result.output for kind in known)
+    assert not out.exists()
+    # A kind the whole graph has is not unknown just because a neighbourhood lacks it.
+    result = _export(kb_path, "--format", "json", "--around", "cost", "--depth", "0", "--kinds", "card")
+    assert result.exit_code == 0, result.output
+
+
+def test_export_writes_into_a_fifo_a_reader_holds_open(kb_path, tmp_path):
+    fifo = tmp_path / "graph.fifo"
+    os.mkfifo(fifo)
+    received = []
+
+    def read():
+        with open(fifo, "rb") as pipe:
+            received.append(pipe.read())
+
+    reader = threading.Thread(target=read, daemon=True)
+    reader.start()
+    try:
+        result = _export(kb_path, "--format", "json", "--around", "cost", "--depth", "1", "-o", str(fifo))
+    finally:
+        reader.join(timeout=60)
+        if reader.is_alive():  # the export never opened the FIFO: let the reader go
+            os.close(os.open(fifo, os.O_WRONLY | os.O_NONBLOCK))
+            reader.join(timeout=10)
+    assert result.exit_code == 0, result.output
+    assert stat.S_ISFIFO(os.lstat(fifo).st_mode)  # still a FIFO, not replaced by a file
+    assert received and "concept:cost" in {n["id"] for n in json.loads(received[0])["nodes"]}
+
+
+def test_export_through_a_symlink_replaces_its_target_and_keeps_the_link(kb_path, tmp_path):
+    (tmp_path / "store").mkdir()
+    target = tmp_path / "store" / "graph.json"
+    target.write_text("old", encoding="utf-8")
+    link = tmp_path / "graph.json"
+    link.symlink_to(target)
+    result = _export(kb_path, "--format", "json", "--around", "cost", "--depth", "1", "-o", str(link))
+    assert result.exit_code == 0, result.output
+    assert link.is_symlink() and os.readlink(link) == str(target)
+    assert "concept:cost" in {n["id"] for n in json.loads(target.read_text(encoding="utf-8"))["nodes"]}
+    assert sorted(p.name for p in (tmp_path / "store").iterdir()) == ["graph.json"]  # no temp file left
+
+
+def test_writing_to_dev_full_exits_2_with_one_line(kb_path):
+    if not (os.path.exists("/dev/full") and stat.S_ISCHR(os.stat("/dev/full").st_mode)):
+        pytest.skip("no /dev/full character device on this system")
+    result = _export(kb_path, "--format", "json", "--around", "cost", "--depth", "1", "-o", "/dev/full")
+    _one_line_error(result, "cannot write /dev/full: No space left on device")
+    assert stat.S_ISCHR(os.stat("/dev/full").st_mode)
+
+
+def test_a_new_file_gets_umask_permissions_and_an_old_one_keeps_its_own(kb_path, tmp_path):
+    new, old = tmp_path / "new.json", tmp_path / "old.json"
+    old.write_text("old", encoding="utf-8")
+    old.chmod(0o640)
+    previous = os.umask(0o022)
+    try:
+        for path in (new, old):
+            result = _export(kb_path, "--format", "json", "--around", "cost", "--depth", "0", "-o", str(path))
+            assert result.exit_code == 0, result.output
+    finally:
+        os.umask(previous)
+    assert stat.S_IMODE(new.stat().st_mode) == 0o644  # not a private 0600 temp file
+    assert stat.S_IMODE(old.stat().st_mode) == 0o640
+    assert json.loads(old.read_text(encoding="utf-8"))["nodes"]
