@@ -9,7 +9,14 @@ from pathlib import Path
 from . import SourceError
 
 MANIFEST = "manifest.yaml"
-KB_FILES = ("concepts.yaml", "repairs.yaml", "terms.yaml", "synonyms.yaml")
+KB_FILES = (
+    "concepts.yaml",
+    "repairs.yaml",
+    "terms.yaml",
+    "synonyms.yaml",
+    "card_aliases.yaml",
+    "card_nicknames.yaml",
+)
 PARSERS = ("rulebook", "rulings", "article")
 
 
@@ -68,6 +75,20 @@ def read_manifest(data_dir: Path) -> list[SourceDocument]:
             )
         )
     return documents
+
+
+def card_facts_path(data_dir: Path) -> Path:
+    """The card facts file the manifest names (`cards: file:`)."""
+    import yaml
+
+    try:
+        data = yaml.safe_load((data_dir / MANIFEST).read_text(encoding="utf-8")) or {}
+    except (OSError, UnicodeDecodeError, yaml.YAMLError) as exc:
+        raise SourceError(f"corpus manifest unreadable: {data_dir / MANIFEST}: {exc}") from None
+    entry = data.get("cards") if isinstance(data, dict) else None
+    if not isinstance(entry, dict) or not entry.get("file"):
+        raise SourceError(f"corpus manifest {data_dir / MANIFEST} names no card facts (cards: file:)")
+    return data_dir / str(entry["file"])
 
 
 def sha256_bytes(data: bytes) -> str:

@@ -1,4 +1,4 @@
-"""The rulings (002): topics, dates as ISO, the card a mid-line date follows, `wiki`."""
+"""The rulings (002): topics, dates as ISO, the card each date dates, `wiki`."""
 
 import pytest
 
@@ -16,18 +16,18 @@ def dates_at(db, line):
 @pytest.mark.parametrize(
     "line, expected",
     [
-        (8, [("2017-03-24", None)]),
-        (64, [("2017-07-28", None)]),
-        (109, [("2025-04-11", None), ("2017-03-24", None)]),  # two dates on a line
-        (148, [("2017-10-14", None), ("2022-09-10", None)]),
-        (186, [("2020-01-10", None)]),
+        (8, [("2017-03-24", "银河旋风")]),  # the statement's card
+        (64, [("2017-07-28", "宇宙耀变龙")]),
+        (109, [("2025-04-11", "大宇宙"), ("2017-03-24", "大宇宙")]),  # two dates on a line
+        (148, [("2017-10-14", "超顶科技血神翼龙"), ("2022-09-10", "重骑甲虫 强劲海神独角仙")]),  # 「X」也一样
+        (186, [("2020-01-10", "同盟运输车")]),
         (251, [("2017-03-24", "旧神 诺登"), ("2017-03-24", "光之引导")]),  # right after card names
-        (643, [("2015-12-10", None), ("2008-07-19", None)]),  # 08 is 2008
-        (854, [("2017-03-24", "沼地的魔神王"), ("2017-03-24", "心眼的女神")]),
-        (885, [("2017-07-08", None), ("2017-04-13", None)]),
+        (643, [("2015-12-10", "DNA定期健诊"), ("2008-07-19", "精灵术师 树精")]),  # 08 is 2008
+        (854, [("2017-03-24", "沼地的魔神王"), ("2017-03-24", "心眼的女神")]),  # right after, not the first
+        (885, [("2017-07-08", "霸王眷龙 凶饿毒"), ("2017-04-13", "新空间侠·黑暗豹")]),
         (974, [("2017-03-24", "机壳的冻结"), ("2017-03-24", "钻尘妖")]),
-        (1065, [("2018-02-24", None), ("2018-03-01", None)]),
-        (1141, [("2017-03-24", None), ("2017-03-24", "玄化荷鲁斯龙")]),
+        (1065, [("2018-02-24", "飞龙艇-幻舵拉"), ("2018-03-01", None)]),  # a statement naming no card
+        (1141, [("2017-03-24", "强制转移"), ("2017-03-24", "玄化荷鲁斯龙")]),
     ],
 )
 def test_rulings_carry_their_iso_dates(db, line, expected):
@@ -69,5 +69,8 @@ def test_unresolved_references_are_reported(kb):
 def test_dates_in_hand_made_lines():
     assert [d.iso for d in find_dates("「A」17/3/24 「B」 08/7/19 等。")] == ["2017-03-24", "2008-07-19"]
     assert [d.card for d in find_dates("「A」17/3/24 「B」 08/7/19 等。")] == ["A", "B"]
+    assert [d.card for d in find_dates("「A」的效果。17/7/8 「B」也不能。17/4/13")] == ["A", "B"]
+    assert [d.card for d in find_dates("「A」不能用「B」17/3/24")] == ["B"]  # the card it follows
+    assert [d.names for d in find_dates("「A」不能用「B」17/3/24")] == [("B", "A")]
     assert find_dates("2500/2/3 与 17/13/40 与 1/2/3") == []  # not YY/M/D days
     assert to_iso("99", "1", "2") == "1999-01-02"
