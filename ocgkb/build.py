@@ -16,16 +16,19 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from . import BuildError, OntologyError, paths, sources
+from .card_facts import read_card_facts
+from .card_index import CardAliases, CardIndex, bare_form, latin_form, name_grams
 from .dates import find_dates, has_wiki_source
+from .mentions import CardMentions, collect_mentions
 from .model import KINDS, ParsedDocument, Passage, Section
-from .names import CardFinder, NameRules, bracket_mentions, card_token
+from .names import NameRules, card_token
 from .normalize import Normalizer, load_repairs, squash
 from .ontology import Ontology
 from .rulebook import read_rulebook
 from .tokenize import Segmenter, bigrams, latin_words
 from .topics import read_topics
 
-SCHEMA_VERSION = "5"
+SCHEMA_VERSION = "6"
 Progress = Callable[[str], None]
 
 
@@ -37,6 +40,8 @@ class BuildReport:
     unresolved: list[str] = field(default_factory=list)
     damaged: list[str] = field(default_factory=list)
     notes: list[str] = field(default_factory=list)
+    unlinked: list[str] = field(default_factory=list)  # real cards the texts name without a password
+    not_cards: list[str] = field(default_factory=list)  # in 「」, but neither a card nor an archetype
     seconds: float = 0.0
 
     def as_dict(self) -> dict:
@@ -47,6 +52,8 @@ class BuildReport:
             "unresolved": self.unresolved,
             "damaged": self.damaged,
             "notes": self.notes,
+            "unlinked_cards": self.unlinked,
+            "not_cards": self.not_cards,
             "seconds": round(self.seconds, 3),
         }
 
@@ -80,6 +87,9 @@ def build(
     concept_terms = [t for c in ontology.concepts.values() for t in c.terms]
     rules = NameRules.load(kb_dir, concept_terms)
     synonyms = load_synonyms(kb_dir, normalize)
+    card_index = CardIndex(
+        read_card_facts(sources.card_facts_path(data_dir)), normalize, CardAliases.load(kb_dir)
+    )
 
     step("parse")
     parsed = [_parse(doc, texts[doc.name]) for doc in documents]
@@ -98,8 +108,9 @@ def build(
             report.damaged.append(f"{p.id} ({p.doc}:{p.line}): {', '.join(p.flags)}")
 
     step("names")
-    names = _collect_names(passages, search_text, rules, normalize)
-    dates = _collect_dates(passages, names.kinds, normalize)
+    names = collect_mentions(passages, search_text, rules, card_index, normalize)
+    _report_cards(names, report)
+    dates = _collect_dates(passages, names, card_index)
 
     step("concepts")
     titles = {s.number: s.title for s in sections}
@@ -128,7 +139,7 @@ def build(
         )
 
     step("index")
-    segmenter = Segmenter([*concept_terms, *(n for n, k in names.kinds.items() if k == "card")])
+    segmenter = Segmenter([*concept_terms, *names.cards])
     cards_of: dict[str, list[str]] = defaultdict(list)
     for pid, name, _ in names.mentions:
         cards_of[pid].append(card_token(squash(normalize(name))))
@@ -153,6 +164,7 @@ def build(
             search_text=search_text,
             dup_of=dup_of,
             names=names,
+            card_index=card_index,
             dates=dates,
             concepts=ontology,
             concept_rows=concept_rows,
@@ -182,65 +194,35 @@ def _parse(doc: sources.SourceDocument, text: str) -> ParsedDocument:
     return read_topics(text, doc.name, doc.file, doc.title, kind, doc.headings)
 
 
-@dataclass
-class _Names:
-    kinds: dict[str, str]  # name → card | archetype
-    mentions: list[tuple[str, str, str]]  # (passage id, name, how)
-
-
-def _collect_names(
-    passages: list[Passage], search_text: dict[str, str], rules: NameRules, normalize: Normalizer
-) -> _Names:
-    """Every card and archetype name, and the passages that mention it. Spellings
-    that differ only in spaces, width or script (神圣防护罩-反射镜力- and
-    神圣防护罩 -反射镜力-) are one card, named as the texts write it most often."""
-    found: list[tuple[str, str, str]] = []  # (passage id, name as written, kind)
-    for p in passages:
-        found += [
-            (p.id, m.name, m.kind) for m in bracket_mentions(p.text, rules) if m.kind in ("card", "archetype")
-        ]
-    spellings: dict[str, Counter] = defaultdict(Counter)
-    for _, name, _ in found:
-        spellings[squash(normalize(name))][name] += 1
-    canonical = {form: counts.most_common(1)[0][0] for form, counts in spellings.items()}
-    kinds: dict[str, str] = {}
-    mentions: list[tuple[str, str, str]] = []
-    seen: set[tuple[str, str]] = set()
-    for pid, written, kind in found:
-        name = canonical[squash(normalize(written))]
-        kinds[name] = "card" if kind == "card" or kinds.get(name) == "card" else "archetype"
-        if (pid, name) not in seen:
-            seen.add((pid, name))
-            mentions.append((pid, name, "bracket"))
-    # Cards written without 「」 (the wiki, the guide's “黑洞”): matched in search form.
-    by_form = {form: name for form, name in canonical.items() if kinds[name] == "card"}
-    finder = CardFinder(by_form)
-    for p in passages:
-        for form in finder.find(squash(search_text[p.id])):
-            name = by_form[form]
-            if (p.id, name) not in seen:
-                seen.add((p.id, name))
-                mentions.append((p.id, name, "bare"))
-    return _Names(kinds, mentions)
-
-
-def _collect_dates(passages: list[Passage], kinds: dict[str, str], normalize: Normalizer) -> list[dict]:
-    """Every date of every passage, with the card a date directly follows."""
-    by_form = {squash(normalize(name)): name for name in kinds}
+def _collect_dates(passages: list[Passage], names: CardMentions, index: CardIndex) -> list[dict]:
+    """Every date of every passage, with the card whose statement it closes."""
     rows = []
     for p in passages:
         for position, mention in enumerate(find_dates(p.text)):
-            card = by_form.get(squash(normalize(mention.card))) if mention.card else None
+            cards = (names.name_of(written, index) for written in mention.names)
             rows.append(
                 {
                     "passage_id": p.id,
                     "date": mention.iso,
                     "raw": mention.raw,
-                    "card": card,
+                    "card": next((c for c in cards if c), None),
                     "position": position,
                 }
             )
     return rows
+
+
+def _report_cards(names: CardMentions, report: BuildReport) -> None:
+    """How many of the texts' cards are linked to the card facts, and why the rest are not."""
+    linked = sum(1 for pw in names.cards.values() if pw is not None)
+    total = len(names.cards)
+    report.notes.append(
+        f"{linked} of {total} cards the texts name are linked to a password ({linked / max(total, 1):.1%})"
+    )
+    for name, reason in sorted(names.unlinked.items()):
+        report.unlinked.append(f"{name}: {reason}")
+    for written, count in sorted(names.not_cards.items()):
+        report.not_cards.append(f"「{written}」 ×{count}")
 
 
 def _tag_concepts(
@@ -485,15 +467,48 @@ def _write(tmp: Path, **parts) -> None:
     db["dates"].create_index(["passage_id"])
     db["dates"].create_index(["date"])
 
-    names = parts["names"]
-    mention_counts = Counter(name for _, name, _ in names.mentions)
-    db["cards"].insert_all(_card_rows(names.kinds, mention_counts, normalize), pk="name")
+    names: CardMentions = parts["names"]
+    index: CardIndex = parts["card_index"]
+    cards = list(_card_rows(names, index))
+    db["cards"].create(_CARD_COLUMNS, pk="name")
+    columns = list(_CARD_COLUMNS)
+    db.conn.executemany(
+        f"INSERT INTO cards ({', '.join(f'[{c}]' for c in columns)}) VALUES ({', '.join('?' * len(columns))})",
+        ([row.get(c) for c in columns] for row in cards),
+    )
+    db["cards"].create_index(["password"])
+    # 100k rows: a plain executemany, without sqlite-utils' per-value type checks.
+    db.conn.execute("CREATE TABLE card_names (id INTEGER PRIMARY KEY, form TEXT, card TEXT, how TEXT)")
+    db.conn.executemany(
+        "INSERT INTO card_names (form, card, how) VALUES (:form, :card, :how)",
+        filter(None, _card_name_rows(cards, index)),
+    )
+    db["card_names"].create_index(["form"])
+    # Which name forms hold each character (each letter pair for Latin forms):
+    # a typo search reads only the forms that share enough of the query's.
+    db.conn.execute(
+        "CREATE TABLE card_grams (gram TEXT, form_id INTEGER, PRIMARY KEY (gram, form_id)) WITHOUT ROWID"
+    )
+    grams = sorted(  # in key order: appending to the index is 5× faster than inserting at random
+        (gram, form_id)
+        for form_id, form, how in db.conn.execute("SELECT id, form, how FROM card_names").fetchall()
+        if how not in ("initials", "pinyin", "kana")  # found whole: a typo there is rare
+        for gram in name_grams(form)
+    )
+    db.conn.executemany("INSERT INTO card_grams VALUES (?, ?)", grams)
     db["char_pinyin"].insert_all(_char_pinyin_rows(), pk="char")
     db["passage_cards"].insert_all(
         ({"passage_id": pid, "card": name, "how": how} for pid, name, how in names.mentions)
     )
     db["passage_cards"].create_index(["card"])
     db["passage_cards"].create_index(["passage_id"])
+    archetype_counts = Counter(name for _, name in names.archetype_mentions)
+    db["archetypes"].insert_all(
+        ({"name": n, "mentions": archetype_counts[n]} for n in sorted(names.archetypes)), pk="name"
+    )
+    db["passage_archetypes"].insert_all(
+        ({"passage_id": pid, "archetype": name} for pid, name in names.archetype_mentions)
+    )
 
     ontology: Ontology = parts["concepts"]
     db["concepts"].insert_all(
@@ -547,21 +562,124 @@ def _write(tmp: Path, **parts) -> None:
     db.close()
 
 
-def _card_rows(kinds: dict[str, str], mentions: Counter, normalize: Normalizer):
+_CARD_COLUMNS = {
+    "name": str,
+    "password": int,
+    "konami_id": int,
+    "name_zh": str,
+    "name_zh_official": str,
+    "name_en": str,
+    "name_ja": str,
+    "name_ja_reading": str,
+    "card_type": str,
+    "type_line": str,
+    "property": str,
+    "attribute": str,
+    "level": int,
+    "rank": int,
+    "link_arrows": str,
+    "pendulum_scale": int,
+    "atk": str,
+    "def": str,
+    "alt_passwords": str,
+    "mentions": int,
+    "linked": str,
+    "spellings": str,
+    "search_name": str,
+    "pinyin": str,
+    "initials": str,
+}
+
+
+def _card_rows(names: CardMentions, index: CardIndex):
+    """One row per card: every card of the facts, and the real cards the texts name
+    that the facts lack. A card the texts name keeps the texts' name; any other is
+    named by its ygopro translation (two cards of one name get their password added)."""
+    mention_counts = Counter(name for _, name, _ in names.mentions)
+    text_name = {pw: name for name, pw in names.cards.items() if pw is not None}
+    used = set(names.cards)
+    rows = []
+    for fact in index.facts.values():
+        name = text_name.get(fact.password)
+        if name is None:
+            name = fact.display_name
+            if name in used:
+                name = f"{name} ({fact.password})"
+            used.add(name)
+        rows.append(_card_row(name, fact, mention_counts[name], names, index))
+    for name, password in names.cards.items():
+        if password is None:
+            rows.append(_card_row(name, None, mention_counts[name], names, index))
+    return sorted(rows, key=lambda r: r["name"])
+
+
+def _card_row(name: str, fact, mentions: int, names: CardMentions, index: CardIndex) -> dict:
+    row = fact.as_row() if fact else {"password": None}
+    row["name_zh"] = row.pop("name_zh_ygopro", None)
+    for key in ("atk", "def"):
+        if row.get(key) is not None:
+            row[key] = str(row[key])
+    row.update(
+        name=name,
+        mentions=mentions,
+        linked=names.how_linked.get(name) if mentions or name in names.cards else None,
+        spellings=json.dumps(names.spellings.get(name, []), ensure_ascii=False),
+        search_name=index.loose(name),
+    )
+    return row
+
+
+def _card_name_rows(cards: list[dict], index: CardIndex):
+    """Every form a person may type a card's name in, precomputed: the Chinese
+    names (the texts', ygopro's, the official one), English, Japanese and its kana
+    reading, pinyin and initials of the Chinese names, and players' nicknames."""
     from pypinyin import Style, lazy_pinyin
 
-    for name in sorted(kinds):
-        form = squash(normalize(name))
-        syllables = [s.lower() for s in lazy_pinyin(form, style=Style.NORMAL, errors="default")]
-        syllables = [s for s in (re.sub(r"[^a-z0-9]", "", s) for s in syllables) if s]
-        yield {
-            "name": name,
-            "kind": kinds[name],
-            "search_name": form,
-            "pinyin": "".join(syllables),
-            "initials": "".join(s[0] for s in syllables),
-            "mentions": mentions[name],
-        }
+    # Cards the texts name get pypinyin's phrase-aware reading (重骑士 zhong);
+    # the other 14k the first reading of each character, which is 30× faster.
+    reading = {row["char"]: row["pinyin"] for row in _char_pinyin_rows()}
+    by_password = {row["password"]: row["name"] for row in cards if row["password"] is not None}
+    seen: set[tuple[str, str]] = set()
+
+    def row(form: str, card: str, how: str):
+        if form and (form, card) not in seen:
+            seen.add((form, card))
+            return {"form": form, "card": card, "how": how}
+        return None
+
+    def pinyin(text: str, phrases: bool) -> list[str]:
+        if phrases:
+            return [s for s in map(latin_form, lazy_pinyin(text, style=Style.NORMAL, errors="default")) if s]
+        return [s for s in (reading.get(ch) or latin_form(ch) for ch in text) if s]
+
+    for card in cards:
+        name = card["name"]
+        chinese = [("texts", s) for s in json.loads(card["spellings"])] + [
+            ("zh", card.get("name_zh")),
+            ("zh_official", card.get("name_zh_official")),
+            ("zh", name),
+        ]
+        for how, text in chinese:
+            if text:
+                yield row(index.loose(text), name, how)
+                syllables = pinyin(bare_form(index.search_form(text)), phrases=card["mentions"] > 0)
+                yield row("".join(syllables), name, "pinyin")
+                if len(syllables) >= 2:
+                    yield row("".join(s[0] for s in syllables), name, "initials")
+        if card.get("name_en"):
+            yield row(latin_form(card["name_en"]), name, "en")
+        for how in ("name_ja", "name_ja_reading"):
+            if card.get(how):
+                yield row(index.loose(card[how]), name, "ja" if how == "name_ja" else "kana")
+    for alias, password in index.aliases.aliases.items():
+        fact = index.card(password)
+        if fact and fact.password in by_password:
+            yield row(index.loose(alias), by_password[fact.password], "texts")
+    for nickname, password in index.aliases.nicknames.items():
+        fact = index.card(password)
+        if fact and fact.password in by_password:
+            form = latin_form(nickname) if latin_form(nickname) == nickname.lower().replace(" ", "") else None
+            yield row(form or index.loose(nickname), by_password[fact.password], "nickname")
 
 
 def _read_scenarios(kb_dir: Path, passage_ids: set[str], report: BuildReport) -> list[dict]:
@@ -638,8 +756,9 @@ def _counts(passages, sections, names, dates, ontology, concept_rows, links) -> 
     counts["passages"] = len(passages)
     counts["sections"] = sum(1 for s in sections if s.doc == "rulebook")
     counts["topics"] = sum(1 for s in sections if s.doc != "rulebook")
-    counts["cards"] = sum(1 for k in names.kinds.values() if k == "card")
-    counts["archetypes"] = sum(1 for k in names.kinds.values() if k == "archetype")
+    counts["cards"] = len(names.cards)
+    counts["cards linked"] = sum(1 for pw in names.cards.values() if pw is not None)
+    counts["archetypes"] = len(names.archetypes)
     counts["dated rulings"] = len({row["passage_id"] for row in dates})
     counts["dates"] = len(dates)
     counts["concepts"] = len(ontology.concepts)

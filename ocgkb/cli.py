@@ -220,12 +220,19 @@ def section(ctx, number, as_json) -> None:
 @click.option("--json", "as_json", is_flag=True, help="Print JSON instead of text.")
 @click.pass_context
 def card(ctx, name, limit, as_json) -> None:
-    """Find a card by NAME (typos, partial names, traditional characters, pinyin,
-    initials) and show its rulings, newest first.
+    """Find a card by NAME in any form and show its password, names in every
+    language, type and stats, then the passages that mention it, newest ruling first.
+
+    NAME may be the texts' Chinese name, the official Chinese name, English,
+    Japanese (kanji or kana), a nickname, pinyin or initials, with typos, in
+    traditional characters or in part.
 
     \b
     Examples:
       ocgkb card 电器尾龙
+      ocgkb card "maxx c"
+      ocgkb card 増殖するG
+      ocgkb card 强脱
       ocgkb card "qing yan bai long"
     """
     from .cards import card_view
@@ -233,9 +240,12 @@ def card(ctx, name, limit, as_json) -> None:
     view = card_view(_open(ctx), name, limit)
     if as_json:
         click.echo(json.dumps(view, ensure_ascii=False))
+        if not view["matches"]:
+            sys.exit(1)
         return
     if not view["matches"]:
-        raise click.ClickException(f"no card is called anything like {name!r}")
+        hint = f"; did you mean {', '.join(view['suggestions'])}?" if view.get("suggestions") else ""
+        raise click.ClickException(f"no card is called anything like {name!r}{hint}")
     from .render import render_card
 
     click.echo(render_card(view))

@@ -1,9 +1,10 @@
 """The knowledge base as one networkx graph, for study and export.
 
 Nodes are `doc:NAME`, `section:NUMBER` (rulebook sections and ruling topics),
-`passage:ID`, `card:NAME`, `concept:ID` and `scenario:NAME`; each has a `kind` and a readable
+`passage:ID`, `card:NAME` (with its password and names in every language),
+`archetype:NAME`, `concept:ID` and `scenario:NAME`; each has a `kind` and a readable
 `label`. Edges carry a `relation`: parent_of, in_section, in_document,
-illustrates, part_of, annotates, refers_to, mentions_card, about_concept,
+illustrates, part_of, annotates, refers_to, mentions_card, mentions_archetype, about_concept,
 related_concept, defined_in, replays (a scenario of kb/scenarios/ → the passages
 it replays). Attribute values are strings or integers only
 (never None or lists), so every export format accepts them.
@@ -60,8 +61,20 @@ def build_graph(kb: KnowledgeBase) -> nx.DiGraph:
             dates=dates.get(row["id"], ""),
             damaged=", ".join(json.loads(row["flags"])) if row["flags"] else "",
         )
-    for row in kb.query("SELECT * FROM cards ORDER BY name"):
-        graph.add_node(f"card:{row['name']}", kind=row["kind"], label=row["name"], pinyin=row["pinyin"])
+    # The cards the texts name (not the 14k of the card facts), with their password and names.
+    for row in kb.query("SELECT * FROM cards WHERE mentions > 0 ORDER BY name"):
+        names = {key: row[key] for key in ("name_zh", "name_zh_official", "name_en", "name_ja") if row[key]}
+        password = {"password": row["password"]} if row["password"] is not None else {}
+        graph.add_node(
+            f"card:{row['name']}",
+            kind="card",
+            label=row["name"],
+            **password,
+            **names,
+            type_line=" · ".join(filter(None, [row["card_type"], row["type_line"] or row["property"]])),
+        )
+    for row in kb.query("SELECT * FROM archetypes ORDER BY name"):
+        graph.add_node(f"archetype:{row['name']}", kind="archetype", label=row["name"])
     for row in kb.query("SELECT * FROM concepts ORDER BY id"):
         graph.add_node(
             f"concept:{row['id']}",
@@ -79,6 +92,8 @@ def build_graph(kb: KnowledgeBase) -> nx.DiGraph:
         _edge(graph, row[0], row[1], row[2])
     for row in kb.query("SELECT passage_id, card FROM passage_cards ORDER BY rowid"):
         _edge(graph, f"passage:{row[0]}", f"card:{row[1]}", "mentions_card")
+    for row in kb.query("SELECT passage_id, archetype FROM passage_archetypes ORDER BY rowid"):
+        _edge(graph, f"passage:{row[0]}", f"archetype:{row[1]}", "mentions_archetype")
     for row in kb.query("SELECT passage_id, concept, how FROM passage_concepts ORDER BY rowid"):
         _edge(graph, f"passage:{row[0]}", f"concept:{row[1]}", "about_concept", how=row[2])
     return graph

@@ -14,7 +14,8 @@ import re
 from dataclasses import dataclass
 
 from . import OcgkbError
-from .names import card_token
+from .card_index import loose_form
+from .names import NameScanner, card_token
 from .normalize import squash
 from .ontology import Ontology
 from .store import KnowledgeBase
@@ -135,18 +136,37 @@ def _query_lists(path: str) -> dict:
 
 
 def _cards_in(kb: KnowledgeBase, text: str) -> list[str]:
-    """The cards a question names (their search form is in it)."""
-    squashed = squash(text)
-    return [name for name, form in _card_forms(str(kb.path)) if form in squashed]
+    """The cards the texts name that a question names, in any of their names:
+    Chinese (the texts', ygopro's, the official), Japanese, English and nicknames.
+    Chinese names are found whole, longest first (旋风 is not in 银河旋风);
+    English ones as whole words."""
+    scanner, english = _card_forms(str(kb.path), kb.fingerprint)
+    found = dict.fromkeys(scanner.find(loose_form(text)))
+    words = f" {' '.join(re.findall(r'[a-z0-9]+', text.lower()))} "
+    found.update(dict.fromkeys(card for name, card in english if f" {name} " in words))
+    return list(found)
 
 
 @functools.lru_cache(maxsize=4)
-def _card_forms(path: str) -> list[tuple[str, str]]:
+def _card_forms(path: str, fingerprint: str) -> tuple[NameScanner, list[tuple[str, str]]]:
     from .store import KnowledgeBase as _KB
 
     kb = _KB(path)
+    chinese: dict[str, str] = {}
     rows = kb.query(
-        "SELECT name, search_name FROM cards WHERE kind = 'card' AND length(search_name) >= 2 ORDER BY name"
+        """SELECT n.form, n.card FROM card_names n JOIN cards c ON c.name = n.card
+           WHERE c.mentions > 0 AND n.how NOT IN ('pinyin', 'initials', 'kana', 'en')
+           ORDER BY c.mentions DESC, n.card"""
     )
+    for form, card in rows:
+        if not form.isascii():
+            chinese.setdefault(form, card)
+    english = [
+        (" ".join(re.findall(r"[a-z0-9]+", (name or "").lower())), card)
+        for card, name in kb.query(
+            "SELECT name, name_en FROM cards WHERE mentions > 0 AND name_en IS NOT NULL"
+        )
+    ]
+    english += [(form, card) for form, card in rows if form.isascii() and len(form) >= 3]
     kb.close()
-    return [(r[0], r[1]) for r in rows]
+    return NameScanner(chinese, min_length=2), english

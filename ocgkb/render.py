@@ -149,23 +149,51 @@ def render_section(view: dict) -> str:
     return "\n".join(out)
 
 
+def card_stats(card: dict) -> str:
+    """The type line and numbers as printed: Monster · Insect / Effect · EARTH · Level 2 · 500/200."""
+    parts = [card.get("card_type"), card.get("type_line") or card.get("property"), card.get("attribute")]
+    for key, label in (("level", "Level"), ("rank", "Rank"), ("link_arrows", "Link")):
+        if card.get(key) is not None:
+            value = len(card[key].split(",")) if key == "link_arrows" else card[key]
+            parts.append(f"{label} {value}")
+    if card.get("pendulum_scale") is not None:
+        parts.append(f"Scale {card['pendulum_scale']}")
+    if card.get("atk") is not None:
+        parts.append(f"ATK {card['atk']}" + (f" / DEF {card['def']}" if card.get("def") is not None else ""))
+    return " · ".join(str(p) for p in parts if p)
+
+
 def render_card(view: dict) -> str:
     top, *others = view["matches"]
+    password = f"  #{top['password']}" if top.get("password") else "  (no password: not in the card data)"
     out = [
-        click.style(f"{top['name']}", bold=True)
+        click.style(top["name"], bold=True)
+        + click.style(password, fg="cyan")
         + click.style(f"  (match {top['score']:.0f}, {top['how']})", dim=True)
     ]
+    names = top.get("names") or {}
+    labels = (("zh", "ygopro"), ("zh_official", "official"), ("en", "English"), ("ja", "Japanese"))
+    shown = [f"{label} {names[key]}" for key, label in labels if names.get(key)]
+    if names.get("ja_reading") and names["ja_reading"] != names.get("ja"):
+        shown[-1] += f" ({names['ja_reading']})"
+    if shown:
+        out.append("  " + " · ".join(shown))
+    if stats := card_stats(top):
+        out.append("  " + stats)
     if others:
         out.append(
-            click.style("also close: ", dim=True)
+            click.style("  also close: ", dim=True)
             + ", ".join(f"{m['name']} ({m['score']:.0f})" for m in others)
         )
     if not view["rulings"]:
-        out.append("No passage mentions this card.")
+        out.append("\nNo passage in the texts mentions this card.")
+    else:
+        out.append(click.style("\nPassages that mention it, newest ruling first:", bold=True))
+    spellings = [top["name"], *(n for n in names.values() if n)]
     for r in view["rulings"]:
         out.append("")
         out.append(click.style(citation(r), bold=True))
-        out.append(_indent(highlight(r["text"], [top["name"]])))
+        out.append(_indent(highlight(r["text"], spellings)))
     return "\n".join(out)
 
 
@@ -208,8 +236,10 @@ def render_report(report: dict, verbose: bool = False) -> str:
         ("Unresolved references", "unresolved"),
         ("Damaged text", "damaged"),
         ("Notes", "notes"),
+        ("Real cards without a password", "unlinked_cards"),
+        ("In 「」 but no card or archetype", "not_cards"),
     ):
-        items = report[key]
+        items = report.get(key, [])
         if not items:
             continue
         out.append(click.style(f"{title} ({len(items)}):", bold=True))

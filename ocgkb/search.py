@@ -360,6 +360,11 @@ def passage_hit(kb: KnowledgeBase, pid: str, score: float = 0.0) -> Hit:
     return _hits(kb, [(pid, score)], {})[0]
 
 
+def passage_hits(kb: KnowledgeBase, ids: list[str]) -> list[Hit]:
+    """Passages as hits, in the order given, read in one batch."""
+    return _hits(kb, [(pid, 0.0) for pid in ids], {})
+
+
 def _hits(kb: KnowledgeBase, ranked: list[tuple[str, float]], merged: dict[str, list[str]]) -> list[Hit]:
     """Whole hits for ranked ids, read in four queries whatever their number."""
     if not ranked:

@@ -31,6 +31,11 @@ class KnowledgeBase:
         return row[0] if row else None
 
     @functools.cached_property
+    def fingerprint(self) -> str:
+        """The build's input fingerprint: what caches of this knowledge base are keyed by."""
+        return self.meta("fingerprint") or ""
+
+    @functools.cached_property
     def normalize(self) -> Normalizer:
         return Normalizer(json.loads(self.meta("repairs") or "{}"))
 

@@ -165,12 +165,10 @@ def test_fts_syntax_in_a_query_is_just_text(cli_json, query):
     assert isinstance(cli_json("search", query)["hits"], list)
 
 
-def test_an_unknown_card_in_json_is_an_empty_list(cli_json):
-    assert cli_json("card", "完全不存在的东西啊啊") == {
-        "query": "完全不存在的东西啊啊",
-        "matches": [],
-        "rulings": [],
-    }
+def test_an_unknown_card_in_json_is_an_empty_list_and_exit_1(cli):
+    payload = json.loads(cli("card", "完全不存在的东西啊啊", "--json", expect=1).stdout)
+    assert payload["matches"] == [] and payload["rulings"] == []
+    assert isinstance(payload["suggestions"], list)
 
 
 def test_section_and_ask_show_the_scenarios_that_replay_a_clause(cli_json):
