@@ -21,6 +21,7 @@ SCENARIOS = sorted((KB / "scenarios").glob("*.yaml"))
 def test_scenario_replays_as_the_text_states(path, db):
     result = replay(read_scenario(path))
     assert result.passed, "\n".join(result.log + result.mismatches)
+    assert result.scenario.replays, "a scenario cites the passages it replays"
     for pid in result.scenario.replays:  # it cites passages that exist
         assert db.execute("SELECT 1 FROM passages WHERE id = ?", (pid,)).fetchone(), pid
 
@@ -163,7 +164,13 @@ CARD_POOL = {
     "burn": {"kind": "trap", "type": "normal", "effect": {"damage": 1500, "to": "both"}},
     "smash": {"kind": "trap", "type": "counter", "effect": {"destroy": "target"}},
     "book": {"kind": "spell", "type": "quick-play", "effect": {"flip_face_down": "target"}},
+    # A's hand: with m1 and m2 on the field, summoning all four would be a 6th monster.
+    "h1": {"kind": "monster", "atk": 1000, "def": 1000},
+    "h2": {"kind": "monster", "atk": 1100, "def": 900},
+    "h3": {"kind": "monster", "atk": 1200, "def": 800},
+    "h4": {"kind": "monster", "atk": 1300, "def": 700},
 }
+HAND_MONSTERS = ["h1", "h2", "h3", "h4"]
 
 action = st.one_of(
     st.tuples(
@@ -174,6 +181,7 @@ action = st.one_of(
     st.tuples(st.just("resolve"), st.none(), st.none()),
     st.tuples(st.just("attack"), st.sampled_from(["m1", "m2"]), st.sampled_from(["m3", "m4", None])),
     st.tuples(st.just("damage_step"), st.none(), st.none()),
+    st.tuples(st.sampled_from(["summon", "special_summon"]), st.sampled_from(HAND_MONSTERS), st.none()),
 )
 
 
@@ -183,7 +191,7 @@ def fresh_duel(lp: int) -> Duel:
         duel.put(key, key, "A", "monster")
     for key in ("m3", "m4"):
         duel.put(key, key, "B", "monster")
-    for key in ("up", "shrink", "giant", "book"):
+    for key in ("up", "shrink", "giant", "book", *HAND_MONSTERS):
         duel.put(key, key, "A", "hand")
     for key in ("down", "halve", "burn", "smash"):
         duel.put(key, key, "B", "spelltrap", face_up=False)
@@ -194,6 +202,8 @@ def fresh_duel(lp: int) -> Duel:
 @given(st.integers(min_value=100, max_value=8000), st.lists(action, max_size=25))
 def test_invariants_hold_under_random_play(lp, actions):
     duel = fresh_duel(lp)
+    for key in HAND_MONSTERS[:2]:  # A holds 4 of its 5 monster zones: 2 more summons would be a 6th
+        duel.special_summon(key)
     for verb, first, second in actions:
         activated = [link.card for link in duel.chain]
         try:
@@ -209,6 +219,10 @@ def test_invariants_hold_under_random_play(lp, actions):
                 duel.declare_attack(first, second)
             elif verb == "damage_step" and not duel.chain:
                 duel.damage_step()
+            elif verb == "summon" and not duel.chain:
+                duel.summon(first)
+            elif verb == "special_summon":
+                duel.special_summon(first)
         except IllegalActionError:
             pass
         for player in duel.players.values():
@@ -217,11 +231,26 @@ def test_invariants_hold_under_random_play(lp, actions):
             assert card.zone in ("hand", "monster", "spelltrap", "field", "gy", "banished")
             if card.spec.kind == "monster":
                 assert duel.atk(key) >= 0 and duel.defense(key) >= 0  # ATK never negative
-        zones = [c.zone for c in duel.cards.values()]
-        assert len(zones) == len(CARD_POOL)  # every card in exactly one place
-        assert sum(1 for c in duel.cards.values() if c.zone == "monster" and c.controller == "A") <= 5
+        assert sorted(duel.cards) == sorted(CARD_POOL)  # no card lost or made up
+        for player in ("A", "B"):  # five monster zones and five spell & trap zones each
+            assert len(duel.monsters(player)) <= 5
+            assert (
+                sum(1 for c in duel.cards.values() if c.zone == "spelltrap" and c.controller == player) <= 5
+            )
         if duel.winner:
             break
+
+
+def test_a_sixth_monster_is_refused():
+    duel = fresh_duel(8000)
+    for key in HAND_MONSTERS[:3]:
+        duel.summon(key)
+    assert len(duel.monsters("A")) == 5
+    with pytest.raises(IllegalActionError, match="monster zones are full"):
+        duel.special_summon(HAND_MONSTERS[3])
+    with pytest.raises(IllegalActionError, match="monster zones are full"):
+        duel.summon(HAND_MONSTERS[3])
+    assert duel.card(HAND_MONSTERS[3]).zone == "hand" and len(duel.monsters("A")) == 5
 
 
 def test_a_speed_2_effect_cannot_chain_to_a_counter_trap():
