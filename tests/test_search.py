@@ -62,6 +62,7 @@ def test_card_names_survive_segmentation_whole(kb):
     assert "No.41 泥睡魔兽 睡梦貘" in plan.cards
     assert "no41泥睡魔兽睡梦貘" in plan.words
     hits = search(kb, "暗黑界的龙神 格拉法被丢弃", limit=5)
+    assert len(hits) >= 3, [h.id for h in hits]
     assert all("暗黑界的龙神 格拉法" in h.cards for h in hits[:3])
 
 
@@ -80,7 +81,7 @@ def test_near_twins_are_shown_once(kb, db):
     assert len(twins) > 20
     hits = search(kb, "连锁的基本处理方法是逆算", limit=10)
     shown = [h.id for h in hits]
-    assert len(shown) == len(set(shown))
+    assert shown and len(shown) == len(set(shown))
     assert not any(h.id in {t["id"] for t in twins} for h in hits)
     assert any(h.merged for h in hits)
 
