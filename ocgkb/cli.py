@@ -19,11 +19,12 @@ KIND_CHOICES = ("clause", "subitem", "example", "ruling", "note", "paragraph")
 
 def _open(ctx: click.Context):
     from . import store
-    from .build import BUILD_STEPS
 
     options = ctx.find_root().obj
 
     def with_progress(run):
+        from .build import BUILD_STEPS
+
         click.echo("Building the knowledge base (first use or sources changed)…", err=True)
         with click.progressbar(length=len(BUILD_STEPS), label="building", file=sys.stderr) as bar:
             return run(lambda name: bar.update(1))

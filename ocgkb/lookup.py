@@ -3,7 +3,6 @@ traditional characters, pinyin with or without spaces, and initials."""
 
 from __future__ import annotations
 
-import functools
 import math
 import re
 from dataclasses import dataclass
@@ -109,9 +108,10 @@ def _part_and_typo(kb: KnowledgeBase, query: str, offer, weight: float = 1.0, sh
             parts[card] = max(parts.get(card, 0.0), 80.0 + 18.0 * len(query) / len(form))
             if form.startswith(query):
                 prefixes.add(card)
-        elif abs(len(form) - len(query)) <= max(1, len(query) // 2) and (
-            score := fuzz.ratio(query, form)
-        ) >= SUGGEST_SCORE:
+        elif (
+            abs(len(form) - len(query)) <= max(1, len(query) // 2)
+            and (score := fuzz.ratio(query, form)) >= SUGGEST_SCORE
+        ):
             offer(card, score * weight - short, "pinyin" if how == "pinyin" else "typo")
     # A set's name starts the names of its cards (元素英雄 荒野侠, 影依龙); a word of
     # two characters (连锁, 墓地) is in too many names to mean one.
@@ -122,33 +122,10 @@ def _part_and_typo(kb: KnowledgeBase, query: str, offer, weight: float = 1.0, sh
 
 def _sounds_like(kb: KnowledgeBase, bare: str, offer) -> None:
     """Homophone typos (电器尾龙 → 电气尾龙): a name that reads as the query does."""
-    pinyin_of = _char_pinyin(str(kb.path), kb.fingerprint)
+    chars = sorted(set(bare))
+    marks = ",".join("?" * len(chars))
+    pinyin_of = dict(kb.query(f"SELECT char, pinyin FROM char_pinyin WHERE char IN ({marks})", chars))
     spoken = "".join(pinyin_of.get(ch, ch) for ch in bare)
     if spoken.isascii() and len(spoken) >= 2:
         for (card,) in kb.query("SELECT card FROM card_names WHERE form = ? AND how = 'pinyin'", (spoken,)):
             offer(card, 97.0, "typo")
-
-
-@functools.lru_cache(maxsize=4)
-def _char_pinyin(path: str, fingerprint: str) -> dict[str, str]:
-    kb = KnowledgeBase(path)
-    try:
-        return dict(kb.query("SELECT char, pinyin FROM char_pinyin"))
-    finally:
-        kb.close()
-
-
-def find_concept(kb: KnowledgeBase, name: str) -> dict:
-    """A concept row by id, English or Chinese name or alias; NotFound names the closest."""
-    from .query import ontology_of
-
-    concept = ontology_of(str(kb.path)).lookup(name)
-    if concept:
-        return dict(kb.query("SELECT * FROM concepts WHERE id = ?", (concept.id,))[0])
-    from rapidfuzz import process
-
-    rows = kb.query("SELECT id, name_en, name_zh FROM concepts ORDER BY id")
-    choices = {row["id"]: f"{row['id']} {row['name_en']} {row['name_zh']}" for row in rows}
-    close = process.extract(name, choices, limit=3, score_cutoff=50)
-    hint = f"; did you mean {', '.join(c[2] for c in close)}?" if close else ""
-    raise NotFound(f"no concept called {name!r}{hint}")

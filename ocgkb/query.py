@@ -152,21 +152,12 @@ def _card_forms(path: str, fingerprint: str) -> tuple[NameScanner, list[tuple[st
     from .store import KnowledgeBase as _KB
 
     kb = _KB(path)
+    stored = json.loads(kb.meta("question_card_forms") or '{"forms": [], "english": []}')
+    kb.close()
     chinese: dict[str, str] = {}
-    rows = kb.query(
-        """SELECT n.form, n.card FROM card_names n JOIN cards c ON c.name = n.card
-           WHERE c.mentions > 0 AND n.how NOT IN ('pinyin', 'initials', 'kana', 'en')
-           ORDER BY c.mentions DESC, n.card"""
-    )
-    for form, card in rows:
+    for form, card in stored["forms"]:
         if not form.isascii():
             chinese.setdefault(form, card)
-    english = [
-        (" ".join(re.findall(r"[a-z0-9]+", (name or "").lower())), card)
-        for card, name in kb.query(
-            "SELECT name, name_en FROM cards WHERE mentions > 0 AND name_en IS NOT NULL"
-        )
-    ]
-    english += [(form, card) for form, card in rows if form.isascii() and len(form) >= 3]
-    kb.close()
+    english = [(" ".join(re.findall(r"[a-z0-9]+", name.lower())), card) for card, name in stored["english"]]
+    english += [(form, card) for form, card in stored["forms"] if form.isascii() and len(form) >= 3]
     return NameScanner(chinese, min_length=2), english

@@ -9,6 +9,8 @@ from pathlib import Path
 from . import SourceError
 
 MANIFEST = "manifest.yaml"
+# The layout of the built database: a change means every knowledge base is rebuilt.
+SCHEMA_VERSION = "6"
 KB_FILES = (
     "concepts.yaml",
     "repairs.yaml",

@@ -74,9 +74,9 @@ def _fingerprint_of(db_path: Path) -> str | None:
 
 
 def is_current(db_path: Path, data_dir: Path | None = None, kb_dir: Path | None = None) -> bool:
-    from .build import SCHEMA_VERSION
-
-    wanted = sources.fingerprint(data_dir or paths.data_dir(), kb_dir or paths.kb_dir(), SCHEMA_VERSION)
+    wanted = sources.fingerprint(
+        data_dir or paths.data_dir(), kb_dir or paths.kb_dir(), sources.SCHEMA_VERSION
+    )
     return _fingerprint_of(db_path) == wanted
 
 
