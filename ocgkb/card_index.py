@@ -123,6 +123,12 @@ class CardIndex:
         self.aliases = aliases
         self._loose_memo: dict[str, str] = {}
         self._normal_memo: dict[str, str] = {}
+        self._normalize_all(
+            name
+            for fact in self.facts.values()
+            for name in (fact.name_zh_ygopro, fact.name_zh_official, fact.name_ja, fact.name_ja_reading)
+            if name
+        )
         self._exact: dict[str, int] = {}
         self._loose: dict[str, set[int]] = defaultdict(set)
         for fact in self.facts.values():
@@ -136,6 +142,13 @@ class CardIndex:
         for f in self.facts.values():
             for alt in f.alt_passwords:
                 self._password_of[alt] = f.password
+
+    def _normalize_all(self, names: Iterable[str]) -> None:
+        """Normalise many names in one pass: OpenCC's cost is per call, not per character,
+        and no conversion reaches across the line breaks that join them."""
+        todo = sorted({n for n in names if "\n" not in n} - self._normal_memo.keys())
+        if todo:
+            self._normal_memo.update(zip(todo, self.normalize("\n".join(todo)).split("\n"), strict=True))
 
     def search_form(self, name: str) -> str:
         """The name normalised (repairs, script, width, case), remembered: a build asks often."""
