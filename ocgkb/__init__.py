@@ -11,7 +11,18 @@ __version__ = "0.1.0"
 
 
 class OcgkbError(Exception):
-    """Base of every error ocgkb reports to a user as a one-line message."""
+    """Base of every error ocgkb reports to a user as a one-line message.
+
+    `exit_code` is what the command line exits with: 1 for bad input (an unknown
+    card, a damaged source), 2 for bad usage (an empty filter, an unknown format)."""
+
+    exit_code = 1
+
+
+class UsageError(OcgkbError):
+    """A command was used wrongly: an empty or malformed option."""
+
+    exit_code = 2
 
 
 class SourceError(OcgkbError):

@@ -35,6 +35,8 @@ TO_STDOUT = ("graphml", "gexf", "json", "dot")
 class ExportError(OcgkbError):
     """An export that cannot be written: a bad path, an unknown --around name or --kinds kind."""
 
+    exit_code = 2  # a bad format, path or selection: the command was used wrongly
+
 
 # The kinds of the whole graph a neighbourhood was cut from, so that --kinds after
 # --around knows a kind the neighbourhood merely lacks from one that does not exist.

@@ -44,6 +44,8 @@ ACTIONS = (
 class ScenarioError(OcgkbError):
     """A scenario file that cannot be replayed: it names the file, the step and what is wrong."""
 
+    exit_code = 2  # a malformed file; a replay that ends otherwise than stated exits 1
+
 
 @dataclass
 class Scenario:
