@@ -17,17 +17,48 @@ from . import OcgkbError, __version__
 KIND_CHOICES = ("clause", "subitem", "example", "ruling", "note", "paragraph")
 
 
+class Text(click.ParamType):
+    """A text argument: the one place that refuses bytes that are not UTF-8
+    (the shell hands them over as lone surrogates, which nothing can print)."""
+
+    name = "text"
+
+    def convert(self, value, param, ctx):
+        if isinstance(value, str):
+            try:
+                value.encode("utf-8")
+            except UnicodeEncodeError:
+                raise TextError("the query is not valid UTF-8") from None
+        return value
+
+
+class TextError(OcgkbError):
+    """A text argument that is not valid UTF-8."""
+
+
+TEXT = Text()
+SEARCH_LIMIT = 40  # what a search ranks at most
+ASK_LIMIT = 10  # clauses an answer shows at most
+
+
+def _build_progress(run):
+    """Run a build with a progress bar on a terminal, and one line elsewhere."""
+    from .build import BUILD_STEPS
+
+    if not sys.stderr.isatty():
+        return run(lambda name: None)
+    with click.progressbar(length=len(BUILD_STEPS), label="building", file=sys.stderr) as bar:
+        return run(lambda name: bar.update(1))
+
+
 def _open(ctx: click.Context):
     from . import store
 
     options = ctx.find_root().obj
 
     def with_progress(run):
-        from .build import BUILD_STEPS
-
         click.echo("Building the knowledge base (first use or sources changed)…", err=True)
-        with click.progressbar(length=len(BUILD_STEPS), label="building", file=sys.stderr) as bar:
-            return run(lambda name: bar.update(1))
+        return _build_progress(run)
 
     return store.open_kb(
         options["db"],
@@ -39,16 +70,50 @@ def _open(ctx: click.Context):
 
 
 class _Group(click.Group):
-    """Turns library errors into one-line messages and Ctrl-C into a clean exit."""
+    """The one path from a library error to the user: one line, the error's exit
+    code (1 bad input, 2 bad usage), never a traceback. A knowledge base found
+    damaged mid-query is rebuilt once from the sources and the command run again."""
 
     def invoke(self, ctx: click.Context):
+        import sqlite3
+
+        args = (list(ctx.protected_args), list(ctx.args))
         try:
-            return super().invoke(ctx)
+            try:
+                return super().invoke(ctx)
+            except sqlite3.DatabaseError as exc:
+                _rebuild_damaged(ctx, exc)
+                ctx.protected_args, ctx.args = args
+                return super().invoke(ctx)
         except OcgkbError as exc:
-            raise click.ClickException(str(exc)) from None
+            error = click.ClickException(str(exc).splitlines()[0] if str(exc) else type(exc).__name__)
+            error.exit_code = exc.exit_code
+            raise error from None
+        except sqlite3.DatabaseError as exc:
+            raise click.ClickException(
+                f"the knowledge base is damaged and could not be rebuilt: {exc}"
+            ) from None
         except KeyboardInterrupt:
             click.echo("interrupted; nothing already built was changed", err=True)
             sys.exit(130)
+
+
+def _rebuild_damaged(ctx: click.Context, exc: Exception) -> None:
+    from . import paths
+    from .build import build
+
+    options = ctx.obj or {}
+    db = options.get("db") or paths.default_db_path()
+    click.secho(
+        f"warning: the knowledge base {db} is damaged ({exc}); rebuilding it from the sources",
+        err=True,
+        fg="yellow",
+    )
+    _build_progress(lambda progress: build(db, options.get("data_dir"), options.get("kb_dir"), progress))
+
+
+def _on_sigterm(signum, frame):
+    raise KeyboardInterrupt  # so that a build stopped by `kill` cleans up after itself
 
 
 @click.group(cls=_Group, context_settings={"help_option_names": ["-h", "--help"]})
@@ -85,26 +150,55 @@ def main(ctx: click.Context, db: Path | None, data_dir: Path | None, kb_dir: Pat
 
     The knowledge base is built on first use and rebuilt when a source changes.
     """
+    import signal
+
+    for option, value in (("--db", db), ("--data-dir", data_dir), ("--kb-dir", kb_dir)):
+        if value is not None and str(value) in ("", "."):
+            raise click.UsageError(f"{option}: an empty path")
+    signal.signal(signal.SIGTERM, _on_sigterm)
     ctx.obj = {"db": db, "data_dir": data_dir, "kb_dir": kb_dir}
 
 
 @main.command()
-@click.option("--json", "as_json", is_flag=True, help="Print the build report as JSON.")
+@click.option("--json", "as_json", is_flag=True, help="Print the build report (or the check) as JSON.")
 @click.option("-v", "--verbose", is_flag=True, help="List every damaged passage and unresolved reference.")
+@click.option(
+    "--check",
+    is_flag=True,
+    help="Build nothing: check the built knowledge base (SQLite integrity, built from today's sources).",
+)
 @click.pass_context
-def build(ctx: click.Context, as_json: bool, verbose: bool) -> None:
+def build(ctx: click.Context, as_json: bool, verbose: bool, check: bool) -> None:
     """Build the knowledge base from the sources and print the build report.
 
+    With --check, build nothing: say whether the knowledge base is sound and
+    up to date (exit 1 when it is not).
+
     \b
-    Example:
+    Examples:
       ocgkb build -v
+      ocgkb build --check
     """
-    from .build import BUILD_STEPS
-    from .build import build as run_build
+    from . import paths, store
 
     options = ctx.find_root().obj
-    with click.progressbar(length=len(BUILD_STEPS), label="building", file=sys.stderr) as bar:
-        report = run_build(options["db"], options["data_dir"], options["kb_dir"], lambda name: bar.update(1))
+    db = Path(options["db"] or paths.default_db_path())
+    if check:
+        result = store.check(db, options["data_dir"], options["kb_dir"])
+        if as_json:
+            click.echo(json.dumps(result, ensure_ascii=False, indent=2))
+        else:
+            for key in ("path", "integrity", "up_to_date"):
+                click.echo(f"{key}: {result[key]}")
+        if not result["sound"]:
+            sys.exit(1)
+        return
+    from .build import build as run_build
+
+    with store.build_lock(db):
+        report = _build_progress(
+            lambda progress: run_build(db, options["data_dir"], options["kb_dir"], progress)
+        )
     if as_json:
         click.echo(json.dumps(report.as_dict(), ensure_ascii=False, indent=2))
         return
@@ -117,12 +211,21 @@ def _filters_options(fn):
     for option in reversed(
         [
             click.option("--kind", type=click.Choice(KIND_CHOICES), help="Only passages of this kind."),
-            click.option("--section", help="Only this rulebook section and the sections below it, e.g. 4.3."),
-            click.option("--concept", help="Only passages about this concept (English or Chinese name)."),
-            click.option("--card", help="Only passages that mention this card (typos allowed)."),
-            click.option("--since", help="Only rulings dated on or after this day (YYYY-MM-DD)."),
-            click.option("--until", help="Only rulings dated on or before this day (YYYY-MM-DD)."),
-            click.option("--limit", "-n", type=click.IntRange(1, 200), default=10, show_default=True),
+            click.option(
+                "--section", type=TEXT, help="Only this rulebook section and the sections below it, e.g. 4.3."
+            ),
+            click.option(
+                "--concept", type=TEXT, help="Only passages about this concept (English or Chinese name)."
+            ),
+            click.option("--card", type=TEXT, help="Only passages that mention this card (any name form)."),
+            click.option(
+                "--since", type=TEXT, help="Only passages with a date on or after this day (YYYY-MM-DD)."
+            ),
+            click.option(
+                "--until",
+                type=TEXT,
+                help="Only passages with a date on or before this day; with --since, one date inside both.",
+            ),
             click.option("--json", "as_json", is_flag=True, help="Print JSON instead of text."),
         ]
     ):
@@ -130,22 +233,27 @@ def _filters_options(fn):
     return fn
 
 
-def _filters(kind, section, concept, card, since, until):
-    from .search import Filters, parse_date
-
-    return Filters(
-        kind,
-        section,
-        concept,
-        card,
-        parse_date(since) if since else None,
-        parse_date(until) if until else None,
+def _limit_option(most: int, default: int):
+    return click.option(
+        "--limit",
+        "-n",
+        type=click.IntRange(1, most),
+        default=default,
+        show_default=True,
+        help=f"How many to show (at most {most}).",
     )
 
 
+def _filters(kind, section, concept, card, since, until):
+    from .search import Filters
+
+    return Filters.parse(kind, section, concept, card, since, until)
+
+
 @main.command()
-@click.argument("query")
+@click.argument("query", type=TEXT)
 @_filters_options
+@_limit_option(SEARCH_LIMIT, 10)
 @click.pass_context
 def search(ctx, query, kind, section, concept, card, since, until, limit, as_json) -> None:
     """The passages that best answer QUERY, ranked, with their sources.
@@ -169,8 +277,9 @@ def search(ctx, query, kind, section, concept, card, since, until, limit, as_jso
 
 
 @main.command()
-@click.argument("question")
+@click.argument("question", type=TEXT)
 @_filters_options
+@_limit_option(ASK_LIMIT, 5)
 @click.pass_context
 def ask(ctx, question, kind, section, concept, card, since, until, limit, as_json) -> None:
     """Answer a rules QUESTION: the clauses that settle it, with their examples and rulings.
@@ -184,7 +293,7 @@ def ask(ctx, question, kind, section, concept, card, since, until, limit, as_jso
 
     filters = _filters(kind, section, concept, card, since, until)
     kb = _open(ctx)
-    result = answer(kb, question, filters, min(limit, 10) if not as_json else limit)
+    result = answer(kb, question, filters, limit)
     if as_json:
         click.echo(json.dumps(result, ensure_ascii=False))
         return
@@ -194,7 +303,7 @@ def ask(ctx, question, kind, section, concept, card, since, until, limit, as_jso
 
 
 @main.command()
-@click.argument("number")
+@click.argument("number", type=TEXT)
 @click.option("--json", "as_json", is_flag=True, help="Print JSON instead of text.")
 @click.pass_context
 def section(ctx, number, as_json) -> None:
@@ -214,9 +323,14 @@ def section(ctx, number, as_json) -> None:
 
 
 @main.command()
-@click.argument("name")
+@click.argument("name", type=TEXT)
 @click.option(
-    "--limit", "-n", type=click.IntRange(1, 200), default=20, show_default=True, help="Rulings to show."
+    "--limit",
+    "-n",
+    type=click.IntRange(1, 200),
+    default=20,
+    show_default=True,
+    help="Passages to show (at most 200).",
 )
 @click.option("--json", "as_json", is_flag=True, help="Print JSON instead of text.")
 @click.pass_context
@@ -253,7 +367,7 @@ def card(ctx, name, limit, as_json) -> None:
 
 
 @main.command()
-@click.argument("name")
+@click.argument("name", type=TEXT)
 @click.option("--json", "as_json", is_flag=True, help="Print JSON instead of text.")
 @click.pass_context
 def concept(ctx, name, as_json) -> None:
@@ -280,13 +394,14 @@ def concept(ctx, name, as_json) -> None:
 @click.argument("path", type=click.Path(path_type=Path), required=False)
 @click.option("--json", "as_json", is_flag=True, help="Print the replays as JSON.")
 @click.option("-q", "--quiet", is_flag=True, help="Only say which scenarios pass or fail.")
-def replay(path: Path | None, as_json: bool, quiet: bool) -> None:
+@click.pass_context
+def replay(ctx: click.Context, path: Path | None, as_json: bool, quiet: bool) -> None:
     """Replay a scenario file (or every scenario in a folder) step by step: the
     chain links as they are built and resolved, each ATK change with its layer,
     each missed timing with its reason, and the final state.
 
-    PATH is a file, a folder, or the name of a bundled scenario; without it,
-    every bundled scenario is replayed. Exits 1 when a replay ends otherwise
+    PATH is a file, a folder, or the name of a scenario in the curated
+    knowledge (kb/scenarios/, or --kb-dir's); without it, every one is replayed. Exits 1 when a replay ends otherwise
     than its file states, 2 when a file is malformed.
 
     \b
@@ -296,19 +411,11 @@ def replay(path: Path | None, as_json: bool, quiet: bool) -> None:
       ocgkb replay -q
     """
     from . import paths
-    from .scenario import ScenarioError, read_scenario, scenario_files
+    from .scenario import read_scenario, resolve_scenarios
     from .scenario import replay as run
 
-    bundled = paths.kb_dir() / "scenarios"
-    if path is None:
-        path = bundled
-    elif not path.exists() and (bundled / f"{path.name.removesuffix('.yaml')}.yaml").exists():
-        path = bundled / f"{path.name.removesuffix('.yaml')}.yaml"
-    try:
-        results = [run(read_scenario(file)) for file in scenario_files(path)]
-    except ScenarioError as exc:
-        click.echo(f"Error: {exc}", err=True)
-        sys.exit(2)
+    kb_dir = ctx.find_root().obj["kb_dir"] or paths.kb_dir()
+    results = [run(read_scenario(file)) for file in resolve_scenarios(path, kb_dir)]
     if as_json:
         click.echo(json.dumps([r.as_dict() for r in results], ensure_ascii=False, indent=None))
     else:
@@ -336,6 +443,7 @@ def replay(path: Path | None, as_json: bool, quiet: bool) -> None:
 )
 @click.option(
     "--around",
+    type=TEXT,
     help="Only the neighbourhood of a concept, card, section or passage (cost, 卡时点, 4.2.2, 黑洞).",
 )
 @click.option(
@@ -359,23 +467,17 @@ def export(ctx, fmt: str, output: str, around: str | None, depth: int, kinds: st
       ocgkb export --format json --around cost --depth 2 -o cost.json
       ocgkb export --format csv --kinds concept,clause -o graph-csv/
     """
-    from .export import FORMATS, ExportError, keep_kinds, neighbourhood, write
+    from .export import check_format, keep_kinds, neighbourhood, write
     from .graph import build_graph
 
-    if fmt not in FORMATS:
-        click.echo(f"Error: unknown format {fmt!r} (one of {', '.join(FORMATS)})", err=True)
-        sys.exit(2)
+    check_format(fmt)
     kb = _open(ctx)
     graph = build_graph(kb)
-    try:
-        if around:
-            graph = neighbourhood(kb, graph, around, depth)
-        if kinds:
-            graph = keep_kinds(graph, [k.strip() for k in kinds.split(",") if k.strip()])
-        written = write(graph, fmt, output)
-    except ExportError as exc:
-        click.echo(f"Error: {exc}", err=True)
-        sys.exit(2)
+    if around:
+        graph = neighbourhood(kb, graph, around, depth)
+    if kinds is not None:
+        graph = keep_kinds(graph, [k.strip() for k in kinds.split(",") if k.strip()])
+    written = write(graph, fmt, output)
     for path in written:
         click.echo(
             f"wrote {path} ({graph.number_of_nodes()} nodes, {graph.number_of_edges()} edges)", err=True

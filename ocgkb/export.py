@@ -91,10 +91,17 @@ def keep_kinds(graph: nx.DiGraph, kinds: Iterable[str]) -> nx.DiGraph:
     return graph.subgraph([n for n, kind in graph.nodes(data="kind") if kind in wanted]).copy()
 
 
+def check_format(fmt: str) -> None:
+    """An unknown format is a usage error, found before any work is done."""
+    if fmt not in FORMATS:
+        raise ExportError(f"unknown format {fmt!r} (one of {', '.join(FORMATS)})")
+
+
 def render(graph: nx.DiGraph, fmt: str) -> dict[str, str]:
     """The export as text: one file, or for CSV two (`nodes.csv`, `edges.csv`)."""
     import networkx as nx
 
+    check_format(fmt)
     if fmt == "graphml":
         return {"": "\n".join(nx.generate_graphml(graph)) + "\n"}
     if fmt == "gexf":
@@ -106,9 +113,7 @@ def render(graph: nx.DiGraph, fmt: str) -> dict[str, str]:
         return {"": json.dumps(data, ensure_ascii=False, indent=1, sort_keys=True) + "\n"}
     if fmt == "dot":
         return {"": _dot(graph)}
-    if fmt == "csv":
-        return {"nodes.csv": _csv_nodes(graph), "edges.csv": _csv_edges(graph)}
-    raise ExportError(f"unknown format {fmt!r} (one of {', '.join(FORMATS)})")
+    return {"nodes.csv": _csv_nodes(graph), "edges.csv": _csv_edges(graph)}
 
 
 def write(graph: nx.DiGraph, fmt: str, output: str) -> list[Path]:

@@ -284,6 +284,18 @@ def _compare(expect: dict[str, Any], duel: Duel, state: dict[str, Any]) -> list[
     return out
 
 
+def resolve_scenarios(path: Path | None, kb_dir: Path) -> list[Path]:
+    """The scenario files a `replay` argument means: a file, a folder, or the name
+    of a scenario in the curated knowledge (`kb_dir/scenarios/`); none: them all."""
+    curated = Path(kb_dir) / "scenarios"
+    if path is None:
+        return scenario_files(curated)
+    named = curated / f"{Path(path).name.removesuffix('.yaml')}.yaml"
+    if not Path(path).exists() and named.exists():
+        return [named]
+    return scenario_files(path)
+
+
 def scenario_files(path: Path) -> list[Path]:
     """The scenario files of a folder (sorted), or the one file given."""
     path = Path(path)
