@@ -6,9 +6,12 @@ interrupted or failed build leaves the previous knowledge base as it was.
 
 from __future__ import annotations
 
+import contextlib
+import glob
 import json
 import os
 import re
+import sqlite3
 import time
 from collections import Counter, defaultdict
 from collections.abc import Callable
@@ -93,6 +96,7 @@ def build(
 
     step("parse")
     parsed = [_parse(doc, texts[doc.name]) for doc in documents]
+    _check_whole(parsed, documents)
     for doc in parsed:
         for note in doc.notes:
             (report.duplicates if note.startswith("duplicate dropped") else report.notes).append(note)
@@ -154,6 +158,7 @@ def build(
         db_path.parent.mkdir(parents=True, exist_ok=True)
     except OSError as exc:
         raise BuildError(f"cannot write the knowledge base to {db_path}: {exc.strerror}") from None
+    remove_dead_builds(db_path)
     try:
         _write(
             tmp,
@@ -178,13 +183,47 @@ def build(
             report=report,
         )
         os.replace(tmp, db_path)
-    except OSError as exc:
-        raise BuildError(f"cannot write the knowledge base to {db_path}: {exc.strerror or exc}") from None
+    except (OSError, sqlite3.Error) as exc:
+        reason = getattr(exc, "strerror", None) or str(exc)
+        raise BuildError(f"cannot write the knowledge base to {db_path}: {reason}") from None
     finally:
-        tmp.unlink(missing_ok=True)
+        with contextlib.suppress(OSError):  # clean-up must never hide why the build failed
+            tmp.unlink(missing_ok=True)
 
     report.seconds = time.perf_counter() - started
     return report
+
+
+def remove_dead_builds(db_path: Path) -> None:
+    """Remove the half-written files of builds that were killed (kill -9 leaves
+    `NAME.building-PID` behind): their process is gone."""
+    for stale in db_path.parent.glob(f"{glob.escape(db_path.name)}.building-*"):
+        pid = stale.name.rsplit("-", 1)[-1]
+        if not pid.isdigit() or int(pid) == os.getpid() or _alive(int(pid)):
+            continue
+        with contextlib.suppress(OSError):
+            stale.unlink()
+
+
+def _alive(pid: int) -> bool:
+    try:
+        os.kill(pid, 0)
+    except ProcessLookupError:
+        return False
+    except OSError:
+        return True  # it exists, owned by someone else
+    return True
+
+
+def _check_whole(parsed: list[ParsedDocument], documents: list[sources.SourceDocument]) -> None:
+    """A build that would drop a whole document fails and keeps the old knowledge base."""
+    for doc, source in zip(parsed, documents, strict=True):
+        if not doc.passages:
+            raise BuildError(f"{source.file}: no passage could be read (is the file empty?); nothing rebuilt")
+        if source.parser == "rulebook" and not any(s.doc == doc.name for s in doc.sections):
+            raise BuildError(f"{source.file}: no numbered section could be read; nothing rebuilt")
+        if source.parser == "rulings" and not any(p.kind == "ruling" for p in doc.passages):
+            raise BuildError(f"{source.file}: no ruling could be read; nothing rebuilt")
 
 
 def _parse(doc: sources.SourceDocument, text: str) -> ParsedDocument:

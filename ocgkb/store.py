@@ -2,10 +2,11 @@
 
 from __future__ import annotations
 
+import contextlib
 import functools
 import json
 import sqlite3
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from pathlib import Path
 
 from . import OcgkbError, paths, sources
@@ -17,7 +18,7 @@ class KnowledgeBase:
 
     def __init__(self, path: Path) -> None:
         self.path = Path(path)
-        self.conn = sqlite3.connect(f"file:{self.path}?mode=ro", uri=True)
+        self.conn = connect_read_only(self.path)
         self.conn.row_factory = sqlite3.Row
 
     def close(self) -> None:
@@ -60,24 +61,82 @@ class KnowledgeBase:
         return json.loads(self.meta("report") or "{}")
 
 
+def connect_read_only(path: Path) -> sqlite3.Connection:
+    """A read-only connection to a file whatever its name: the URI escapes # ? %
+    and spaces, so /tmp/a#b/kb.sqlite never opens /tmp/a."""
+    from urllib.parse import quote
+
+    return sqlite3.connect(f"file:{quote(str(Path(path).resolve()))}?mode=ro", uri=True)
+
+
 def _fingerprint_of(db_path: Path) -> str | None:
     """The input fingerprint a built database records; None when it is not a usable build."""
     if not db_path.is_file():
         return None
     try:
-        with sqlite3.connect(f"file:{db_path}?mode=ro", uri=True) as conn:
+        conn = connect_read_only(db_path)
+        try:
             row = conn.execute("SELECT value FROM meta WHERE key = 'fingerprint'").fetchone()
             conn.execute("SELECT 1 FROM passage_fts LIMIT 1")
+        finally:
+            conn.close()
     except sqlite3.Error:
         return None
     return row[0] if row else None
 
 
+def wanted_fingerprint(data_dir: Path | None = None, kb_dir: Path | None = None) -> str:
+    return sources.fingerprint(data_dir or paths.data_dir(), kb_dir or paths.kb_dir(), sources.SCHEMA_VERSION)
+
+
 def is_current(db_path: Path, data_dir: Path | None = None, kb_dir: Path | None = None) -> bool:
-    wanted = sources.fingerprint(
-        data_dir or paths.data_dir(), kb_dir or paths.kb_dir(), sources.SCHEMA_VERSION
-    )
-    return _fingerprint_of(db_path) == wanted
+    return _fingerprint_of(db_path) == wanted_fingerprint(data_dir, kb_dir)
+
+
+def check(db_path: Path, data_dir: Path | None = None, kb_dir: Path | None = None) -> dict:
+    """Whether a built knowledge base is sound (SQLite's integrity check) and up to
+    date (built from the sources and curated files as they are now)."""
+    db_path = Path(db_path)
+    result = {"path": str(db_path), "integrity": "missing", "up_to_date": False, "sound": False}
+    if not db_path.is_file():
+        return result
+    try:
+        conn = connect_read_only(db_path)
+        try:
+            rows = [r[0] for r in conn.execute("PRAGMA integrity_check(5)")]
+        finally:
+            conn.close()
+        result["integrity"] = "ok" if rows == ["ok"] else "; ".join(rows)
+    except sqlite3.DatabaseError as exc:
+        result["integrity"] = f"unreadable: {exc}"
+    result["up_to_date"] = _fingerprint_of(db_path) == wanted_fingerprint(data_dir, kb_dir)
+    result["sound"] = result["integrity"] == "ok" and result["up_to_date"]
+    return result
+
+
+@contextlib.contextmanager
+def build_lock(db_path: Path) -> Iterator[bool]:
+    """One build at a time for a knowledge base: a lock file beside it, held with
+    flock, so a second process waits for the first and then uses its result. Yields
+    False (and locks nothing) where no lock file can be made: the build will then
+    say why it cannot write there."""
+    try:
+        import fcntl
+    except ImportError:  # not POSIX: builds are still atomic, only not serialised
+        yield False
+        return
+    lock_path = db_path.with_name(db_path.name + ".lock")
+    try:
+        db_path.parent.mkdir(parents=True, exist_ok=True)
+        handle = open(lock_path, "a+b")  # noqa: SIM115 - held for the whole build
+    except OSError:
+        yield False
+        return
+    try:
+        fcntl.flock(handle, fcntl.LOCK_EX)
+        yield True
+    finally:
+        handle.close()  # closing releases the lock
 
 
 def open_kb(
@@ -90,22 +149,27 @@ def open_kb(
     """The knowledge base at `db_path`, built first when missing or out of date.
 
     `on_build(run)` lets a caller wrap the build (a progress bar); it must call
-    `run(progress)`. When a rebuild fails but an older build exists, the older one
-    is opened and `on_stale_kept(message)` is told why.
+    `run(progress)`. Builds are serialised by a lock: a process that waited for
+    another's build uses it. When a rebuild fails but an older build exists, the
+    older one is opened and `on_stale_kept(message)` is told why.
     """
     db_path = Path(db_path or paths.default_db_path())
-    if is_current(db_path, data_dir, kb_dir):
+    wanted = wanted_fingerprint(data_dir, kb_dir)
+    if _fingerprint_of(db_path) == wanted:
         return KnowledgeBase(db_path)
     from .build import build
 
     def run(progress=None):
         return build(db_path, data_dir, kb_dir, progress)
 
-    try:
-        on_build(run) if on_build else run()
-    except OcgkbError as exc:
-        if _fingerprint_of(db_path) is None:
-            raise
-        if on_stale_kept:
-            on_stale_kept(f"{exc}; using the knowledge base built before")
+    with build_lock(db_path):
+        if _fingerprint_of(db_path) == wanted:  # built by the process we waited for
+            return KnowledgeBase(db_path)
+        try:
+            on_build(run) if on_build else run()
+        except OcgkbError as exc:
+            if _fingerprint_of(db_path) is None:
+                raise
+            if on_stale_kept:
+                on_stale_kept(f"{exc}; using the stale knowledge base built before")
     return KnowledgeBase(db_path)
