@@ -129,3 +129,19 @@ def _sounds_like(kb: KnowledgeBase, bare: str, offer) -> None:
     if spoken.isascii() and len(spoken) >= 2:
         for (card,) in kb.query("SELECT card FROM card_names WHERE form = ? AND how = 'pinyin'", (spoken,)):
             offer(card, 97.0, "typo")
+
+
+def find_concept(kb: KnowledgeBase, name: str) -> dict:
+    """A concept row by id, English or Chinese name or alias; NotFound names the closest."""
+    from .query import ontology_of
+
+    concept = ontology_of(kb).lookup(name)
+    if concept:
+        return dict(kb.query("SELECT * FROM concepts WHERE id = ?", (concept.id,))[0])
+    from rapidfuzz import process
+
+    rows = kb.query("SELECT id, name_en, name_zh FROM concepts ORDER BY id")
+    choices = {row["id"]: f"{row['id']} {row['name_en']} {row['name_zh']}" for row in rows}
+    close = process.extract(name, choices, limit=3, score_cutoff=50)
+    hint = f"; did you mean {', '.join(c[2] for c in close)}?" if close else ""
+    raise NotFound(f"no concept called {name!r}{hint}")

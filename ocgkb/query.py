@@ -50,11 +50,11 @@ def plan_query(kb: KnowledgeBase, question: str) -> QueryPlan:
         raise QueryError(f"the query is {len(question)} characters long; ask in at most {MAX_QUERY}")
     text = kb.normalize(question)
     vocabulary = kb.vocabulary
-    ignore = _query_lists(str(kb.path))["ignore"]
+    ignore = _query_lists(str(kb.path), kb.fingerprint)["ignore"]
     whole, inner = split_query(text, vocabulary, kb.vocabulary_total)
     words = [w for w in whole if w not in ignore]
     inner = [w for w in inner if w not in ignore]
-    ontology = ontology_of(str(kb.path))
+    ontology = ontology_of(kb)
     named = ontology.named(text)
     concepts = list(named)
     # What the question says in the texts' own words counts in full (血 → 基本分,
@@ -109,10 +109,15 @@ def _as_words(kb: KnowledgeBase, terms: list[str], known: list[str]) -> list[str
     return found
 
 
-# What the query layer keeps from the database between calls in one process.
+# What the query layer keeps from the database between calls in one process, by
+# the build's fingerprint: a rebuild in a running process (a server) is seen at once.
+def ontology_of(kb: KnowledgeBase) -> Ontology:
+    """The concepts of a built knowledge base."""
+    return _ontology(str(kb.path), kb.fingerprint)
+
+
 @functools.lru_cache(maxsize=4)
-def ontology_of(path: str) -> Ontology:
-    """The concepts of a built knowledge base, kept for the life of the process."""
+def _ontology(path: str, fingerprint: str) -> Ontology:
     from .store import KnowledgeBase as _KB
 
     kb = _KB(path)
@@ -122,11 +127,11 @@ def ontology_of(path: str) -> Ontology:
 
 
 def _synonyms(kb: KnowledgeBase) -> dict[str, list[str]]:
-    return _query_lists(str(kb.path))["synonyms"]
+    return _query_lists(str(kb.path), kb.fingerprint)["synonyms"]
 
 
 @functools.lru_cache(maxsize=4)
-def _query_lists(path: str) -> dict:
+def _query_lists(path: str, fingerprint: str) -> dict:
     from .store import KnowledgeBase as _KB
 
     kb = _KB(path)

@@ -22,6 +22,7 @@ from collections import Counter
 from collections.abc import Iterable
 from dataclasses import dataclass, field
 
+from . import UsageError
 from .query import QueryError, QueryPlan, plan_query
 from .store import KnowledgeBase
 
@@ -66,12 +67,29 @@ __all__ = ["Filters", "Hit", "QueryError", "parse_date", "passage_hit", "plan_qu
 
 @dataclass
 class Filters:
+    """What a search keeps: dates are ISO days (`parse` reads what people type)."""
+
     kind: str | None = None
     section: str | None = None
     concept: str | None = None
     card: str | None = None
     since: str | None = None
     until: str | None = None
+
+    @classmethod
+    def parse(cls, kind=None, section=None, concept=None, card=None, since=None, until=None) -> Filters:
+        """Filters from typed options: an empty name is a usage error, dates are read once."""
+        for option, value in (("--section", section), ("--concept", concept), ("--card", card)):
+            if value is not None and not value.strip():
+                raise UsageError(f"{option} needs a value")
+        return cls(
+            kind,
+            section.strip() if section else None,
+            concept,
+            card,
+            parse_date(since) if since else None,
+            parse_date(until) if until else None,
+        )
 
 
 @dataclass
@@ -283,8 +301,14 @@ def _filter_sql(kb: KnowledgeBase, filters: Filters) -> tuple[str, list]:
         clauses.append("p.kind = ?")
         params.append(filters.kind)
     if filters.section:
-        clauses.append("(p.section = ? OR p.section LIKE ? ESCAPE '\\')")
         escaped = filters.section.replace("\\", "\\\\").replace("%", "\\%").replace("_", "\\_")
+        known = kb.query(
+            "SELECT 1 FROM sections WHERE number = ? OR number LIKE ? ESCAPE '\\' LIMIT 1",
+            (filters.section, escaped + ".%"),
+        )
+        if not known:
+            raise QueryError(f"no section {filters.section}")
+        clauses.append("(p.section = ? OR p.section LIKE ? ESCAPE '\\')")
         params += [filters.section, escaped + ".%"]
     if filters.concept:
         from .lookup import find_concept
@@ -300,10 +324,10 @@ def _filter_sql(kb: KnowledgeBase, filters: Filters) -> tuple[str, list]:
             raise QueryError(f"no card is called anything like {filters.card!r}")
         clauses.append("p.id IN (SELECT passage_id FROM passage_cards WHERE card = ?)")
         params.append(matches[0].name)
-    for bound, op in ((filters.since, ">="), (filters.until, "<=")):
-        if bound:
-            clauses.append(f"p.id IN (SELECT passage_id FROM dates WHERE date {op} ?)")
-            params.append(parse_date(bound))
+    if filters.since or filters.until:
+        # One date of the passage inside both bounds, not one date per bound.
+        clauses.append("p.id IN (SELECT passage_id FROM dates WHERE date >= ? AND date <= ?)")
+        params += [filters.since or "0000-00-00", filters.until or "9999-99-99"]
     return "".join(" AND " + c for c in clauses), params
 
 
