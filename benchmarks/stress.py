@@ -204,17 +204,24 @@ def _code(run: Run) -> str:
 # --- the cases ------------------------------------------------------------------
 
 
-def case_kill_build(r: Runner, after: float, sig: int = signal.SIGKILL) -> Row:
+def case_kill_build(r: Runner, after: float | None, sig: int = signal.SIGKILL) -> Row:
+    """Kill a build `after` seconds in, or (None) a moment after it starts writing its temporary file."""
     name = "kill -9" if sig == signal.SIGKILL else signal.Signals(sig).name
-    row = Row(f"{name} of build at {after:g} s")
+    row = Row(f"{name} of build " + (f"at {after:g} s" if after is not None else "while it writes"))
     home = r.case_dir("kill")
     db = r.copy_base(home / "ocgkb.sqlite")
     before = db.stat().st_mtime_ns
     proc = r.start(["--db", str(db), "build"], home)
     writing = False  # whether the build had begun writing its temporary file
-    while time.perf_counter() - proc.started < after:  # type: ignore[attr-defined]
+    while proc.poll() is None:
+        elapsed = time.perf_counter() - proc.started  # type: ignore[attr-defined]
+        if (after is not None and elapsed >= after) or elapsed > r.timeout:
+            break
+        if after is None and writing:
+            time.sleep(0.3)  # well into the write
+            break
         writing = writing or bool(_leftovers(home))
-        time.sleep(0.05)
+        time.sleep(0.02)
     running = proc.poll() is None
     os.kill(proc.pid, sig)  # the build process itself, as a user's kill would
     run = r.finish(proc, ["build"])
@@ -232,6 +239,8 @@ def case_kill_build(r: Runner, after: float, sig: int = signal.SIGKILL) -> Row:
         row.notes.append("the KB file was replaced")
     row.intact, notes = r.check(db, home)
     row.notes += notes
+    if left:
+        row.notes.append(f"after the next command: {len(_leftovers(home))}")
     return row
 
 
@@ -425,7 +434,9 @@ CASES: list[tuple[str, Callable[[Runner], Row]]] = [
     ("kill-0.5", lambda r: case_kill_build(r, 0.5)),
     ("kill-2", lambda r: case_kill_build(r, 2)),
     ("kill-5", lambda r: case_kill_build(r, 5)),
+    ("kill-writing", lambda r: case_kill_build(r, None)),
     ("sigterm", lambda r: case_kill_build(r, 3, signal.SIGTERM)),
+    ("sigterm-writing", lambda r: case_kill_build(r, None, signal.SIGTERM)),
     ("corrupt", case_corrupt),
     ("unwritable", case_unwritable),
     ("readonly-current", lambda r: case_read_only(r, stale=False)),
