@@ -220,7 +220,8 @@ def _check_whole(parsed: list[ParsedDocument], documents: list[sources.SourceDoc
     for doc, source in zip(parsed, documents, strict=True):
         if not doc.passages:
             raise BuildError(f"{source.file}: no passage could be read (is the file empty?); nothing rebuilt")
-        if source.parser == "rulebook" and not any(s.doc == doc.name for s in doc.sections):
+        numbered = [s for s in doc.sections if s.number != "0"]  # 0 holds the text before section 1
+        if source.parser == "rulebook" and not numbered:
             raise BuildError(f"{source.file}: no numbered section could be read; nothing rebuilt")
         if source.parser == "rulings" and not any(p.kind == "ruling" for p in doc.passages):
             raise BuildError(f"{source.file}: no ruling could be read; nothing rebuilt")

@@ -74,17 +74,20 @@ class _Group(click.Group):
     code (1 bad input, 2 bad usage), never a traceback. A knowledge base found
     damaged mid-query is rebuilt once from the sources and the command run again."""
 
+    def parse_args(self, ctx: click.Context, args: list[str]) -> list[str]:
+        ctx.meta["ocgkb.argv"] = list(args)  # to run the command again after a repair
+        return super().parse_args(ctx, args)
+
     def invoke(self, ctx: click.Context):
         import sqlite3
 
-        args = (list(ctx.protected_args), list(ctx.args))
         try:
             try:
                 return super().invoke(ctx)
             except sqlite3.DatabaseError as exc:
                 _rebuild_damaged(ctx, exc)
-                ctx.protected_args, ctx.args = args
-                return super().invoke(ctx)
+                with self.make_context(ctx.info_name, ctx.meta["ocgkb.argv"], parent=ctx.parent) as again:
+                    return super().invoke(again)
         except OcgkbError as exc:
             error = click.ClickException(str(exc).splitlines()[0] if str(exc) else type(exc).__name__)
             error.exit_code = exc.exit_code
