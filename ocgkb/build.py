@@ -7,7 +7,6 @@ interrupted or failed build leaves the previous knowledge base as it was.
 from __future__ import annotations
 
 import contextlib
-import glob
 import json
 import os
 import re
@@ -18,7 +17,7 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from . import BuildError, OntologyError, paths, sources
+from . import BuildError, OntologyError, paths, sources, store
 from .card_facts import read_card_facts
 from .card_index import CardAliases, CardIndex, bare_form, latin_form, name_grams
 from .dates import find_dates, has_wiki_source
@@ -158,7 +157,7 @@ def build(
         db_path.parent.mkdir(parents=True, exist_ok=True)
     except OSError as exc:
         raise BuildError(f"cannot write the knowledge base to {db_path}: {exc.strerror}") from None
-    remove_dead_builds(db_path)
+    store.remove_dead_builds(db_path)
     try:
         _write(
             tmp,
@@ -192,27 +191,6 @@ def build(
 
     report.seconds = time.perf_counter() - started
     return report
-
-
-def remove_dead_builds(db_path: Path) -> None:
-    """Remove the half-written files of builds that were killed (kill -9 leaves
-    `NAME.building-PID` behind): their process is gone."""
-    for stale in db_path.parent.glob(f"{glob.escape(db_path.name)}.building-*"):
-        pid = stale.name.rsplit("-", 1)[-1]
-        if not pid.isdigit() or int(pid) == os.getpid() or _alive(int(pid)):
-            continue
-        with contextlib.suppress(OSError):
-            stale.unlink()
-
-
-def _alive(pid: int) -> bool:
-    try:
-        os.kill(pid, 0)
-    except ProcessLookupError:
-        return False
-    except OSError:
-        return True  # it exists, owned by someone else
-    return True
 
 
 def _check_whole(parsed: list[ParsedDocument], documents: list[sources.SourceDocument]) -> None:

@@ -114,16 +114,44 @@ def check(db_path: Path, data_dir: Path | None = None, kb_dir: Path | None = Non
     return result
 
 
+def remove_dead_builds(db_path: Path) -> None:
+    """Remove the half-written files of builds that were killed (kill -9 leaves
+    `NAME.building-PID` behind): their process is gone."""
+    import glob
+    import os
+
+    if not db_path.parent.is_dir():
+        return
+    for stale in db_path.parent.glob(f"{glob.escape(db_path.name)}.building-*"):
+        pid = stale.name.rsplit("-", 1)[-1]
+        if not pid.isdigit() or int(pid) == os.getpid() or _alive(int(pid)):
+            continue
+        with contextlib.suppress(OSError):
+            stale.unlink()
+
+
+def _alive(pid: int) -> bool:
+    import os
+
+    try:
+        os.kill(pid, 0)
+    except ProcessLookupError:
+        return False
+    except OSError:
+        return True  # it exists, owned by someone else
+    return True
+
+
 @contextlib.contextmanager
-def build_lock(db_path: Path) -> Iterator[bool]:
+def build_lock(db_path: Path) -> Iterator[bool | None]:
     """One build at a time for a knowledge base: a lock file beside it, held with
-    flock, so a second process waits for the first and then uses its result. Yields
-    False (and locks nothing) where no lock file can be made: the build will then
-    say why it cannot write there."""
+    flock, so a second process waits for the first and then uses its result.
+    Yields True when locked, False where no file can be made there (the place is
+    not writable), None where the system has no flock (builds stay atomic)."""
     try:
         import fcntl
-    except ImportError:  # not POSIX: builds are still atomic, only not serialised
-        yield False
+    except ImportError:
+        yield None
         return
     lock_path = db_path.with_name(db_path.name + ".lock")
     try:
@@ -154,6 +182,7 @@ def open_kb(
     older one is opened and `on_stale_kept(message)` is told why.
     """
     db_path = Path(db_path or paths.default_db_path())
+    remove_dead_builds(db_path)
     wanted = wanted_fingerprint(data_dir, kb_dir)
     if _fingerprint_of(db_path) == wanted:
         return KnowledgeBase(db_path)
@@ -162,8 +191,15 @@ def open_kb(
     def run(progress=None):
         return build(db_path, data_dir, kb_dir, progress)
 
-    with build_lock(db_path):
+    with build_lock(db_path) as locked:
         if _fingerprint_of(db_path) == wanted:  # built by the process we waited for
+            return KnowledgeBase(db_path)
+        if locked is False and _fingerprint_of(db_path) is not None:
+            # Nothing can be written here: say so at once instead of building in vain.
+            if on_stale_kept:
+                on_stale_kept(
+                    f"cannot write to {db_path.parent}; using the stale knowledge base built before"
+                )
             return KnowledgeBase(db_path)
         try:
             on_build(run) if on_build else run()

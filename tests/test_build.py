@@ -87,7 +87,7 @@ def test_a_bad_source_is_a_one_line_error_and_keeps_the_old_build(tmp_path, corp
     asked = CliRunner().invoke(
         main, ["--db", str(db), "--data-dir", str(corpus_copy), "search", "卷回", "--json"]
     )
-    assert asked.exit_code == 0 and "using the knowledge base built before" in asked.stderr
+    assert asked.exit_code == 0 and "using the stale knowledge base built before" in asked.stderr
 
 
 def test_no_build_and_a_bad_source_is_a_clean_error(tmp_path, corpus_copy):

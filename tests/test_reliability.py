@@ -79,6 +79,29 @@ def test_an_unwritable_location_is_one_line_naming_it(tmp_path):
     one_line_error(run("/proc/ocgkb-test/kb.sqlite", "ask", "cost"), 1, "/proc/ocgkb-test/kb.sqlite")
 
 
+def test_a_place_that_cannot_be_written_is_not_built_in_vain(kb_path, tmp_path, monkeypatch):
+    db = tmp_path / "kb.sqlite"
+    shutil.copy(kb_path, db)
+    changed_kb = tmp_path / "kb"
+    shutil.copytree(KB, changed_kb)
+    with open(changed_kb / "synonyms.yaml", "a", encoding="utf-8") as out:
+        out.write("\n# a change, so the built knowledge base is stale\n")
+    real_open = open
+
+    def no_lock_file(file, *args, **kwargs):
+        if str(file).endswith(".lock"):
+            raise PermissionError(13, "Permission denied")
+        return real_open(file, *args, **kwargs)
+
+    monkeypatch.setattr("builtins.open", no_lock_file)
+    monkeypatch.setattr(build_module, "build", lambda *a, **k: pytest.fail("built in vain"))
+    result = CliRunner().invoke(
+        main, ["--db", str(db), "--kb-dir", str(changed_kb), "search", "cost", "--json"]
+    )
+    assert result.exit_code == 0 and "stale" in result.stderr
+    assert json.loads(result.stdout)["hits"]
+
+
 def test_a_stale_knowledge_base_that_cannot_be_rebuilt_is_used_with_a_warning(kb_path, tmp_path, monkeypatch):
     db = tmp_path / "kb.sqlite"
     shutil.copy(kb_path, db)
@@ -192,6 +215,12 @@ def test_dead_builds_leave_no_temp_files(kb_path, tmp_path):
     build(db, DATA, KB)
     assert not dead.exists()
     assert [p.name for p in tmp_path.iterdir() if ".building-" in p.name] == []
+    # The next command removes what a build killed while writing left, even with nothing to build.
+    dead.write_bytes(b"x" * 1000)
+    alive = tmp_path / f"kb.sqlite.building-{os.getpid()}"
+    alive.write_bytes(b"mine")
+    assert run(db, "search", "cost", "--json").exit_code == 0
+    assert not dead.exists() and alive.exists()
 
 
 def test_sigterm_during_a_build_cleans_up_and_keeps_the_old_knowledge_base(kb_path, tmp_path):
