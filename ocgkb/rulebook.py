@@ -20,6 +20,7 @@ from .textchecks import damage_flags
 
 HEADING = re.compile(r"^(\d+(?:\.\d+)*)[ \u3000]+(\S.*)$")
 EXAMPLE = re.compile(r"^例\s*[：:]\s*")
+STEP = re.compile(r"^\d+\s*[.．、](?!\d)")  # 1.从自己场上… : a numbered step of a clause
 
 
 def parent_number(number: str, known: set[str]) -> str | None:
@@ -97,7 +98,7 @@ def read_rulebook(text: str, name: str, file: str, title: str) -> ParsedDocument
             owner = clause.id if clause else base
             last = make("example", new_id(owner, "ex"), clause.id if clause else None)
             doc.passages.append(last)
-        elif stripped.startswith(("•", "·", "・")):
+        elif stripped.startswith(("•", "·", "・")) or (clause is not None and STEP.match(stripped)):
             owner = clause.id if clause else base
             last = make("subitem", new_id(owner, "sub"), clause.id if clause else None)
             doc.passages.append(last)

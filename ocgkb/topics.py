@@ -13,6 +13,7 @@ rulings (002), the wiki article (001), the tournament text (003) and the guide (
 from __future__ import annotations
 
 import re
+from collections import Counter
 
 from .model import ParsedDocument, Passage, Section
 from .textchecks import damage_flags
@@ -22,6 +23,9 @@ EXAMPLE_LABEL = re.compile(r"^例\s*[：:]\s*(.*)$")
 SUBITEM = re.compile(r"^(?:[•·・]|\d+\s*[.．、](?!\d))")
 _NOT_IN_HEADING = re.compile(r"[。，；！？：:!?「」『』【】“”]|\d{2}/\d{1,2}/\d{1,2}")
 HEADING_MAX = 16
+_WORD = re.compile(r"[A-Za-z\u4e00-\u9fff]")
+_LIST_INTRO = ("以下", "如下")
+BULLET = re.compile(r"^[•·・]")
 # 详见持续取对象 / 见X素材 / 详见#卡时点 / 详见“苏生限制”章节
 REFERENCE = re.compile(r"(详见|见)\s*([^，。；,;（(\n]{1,24}?)\s*(?:[。；）)]|$)")
 
@@ -42,6 +46,8 @@ def is_heading(
         and text not in NOTE_LABELS
         and not EXAMPLE_LABEL.match(text)
         and not SUBITEM.match(text)
+        and _WORD.search(text) is not None  # 「;」 names nothing
+        and not text.startswith(_LIST_INTRO)  # 以下的效果是…的例子 introduces a list
     )
     if style == "short-line":
         return looks_like_heading
@@ -68,12 +74,16 @@ def read_topics(
     doc = ParsedDocument(name, file, title)
     lines = text.splitlines()
     nonblank_after = _next_nonblank(lines)
+    # A title is said once; a short line said twice is a step (连锁结束 ends each
+    # chain of the guide's examples), not a heading.
+    said = Counter(line.strip() for line in lines if line.strip())
 
     group: Section | None = None
     topic: Section | None = None
     block: str | None = None  # "example" or "note" while inside a labelled block
     block_has_text = False
-    anchor: Passage | None = None  # the ruling / paragraph that examples and notes belong to
+    anchor: Passage | None = None  # the ruling, paragraph or sub-rule that examples and notes belong to
+    ruling: Passage | None = None  # the ruling or paragraph that sub-rules belong to
     last: Passage | None = None
     counters: dict[str, int] = {}
     slugs: dict[str, int] = {}
@@ -101,7 +111,9 @@ def read_topics(
             continue
         next_line = lines[index + 1] if index + 1 < len(lines) else None
         previous_line = lines[index - 1] if index else None
-        if is_heading(raw, next_line, headings, previous_line):
+        if is_heading(raw, next_line, headings, previous_line) and not (
+            headings == "short-line" and said[stripped] > 1
+        ):
             following = nonblank_after[index]
             opens_group = (
                 headings == "blank-after"
@@ -113,8 +125,10 @@ def read_topics(
                 topic = None
             else:
                 topic = open_topic(stripped, line_no, group)
-            block, block_has_text, anchor, last = None, False, None, None
+            block, block_has_text, anchor, ruling, last = None, False, None, None, None
             continue
+        if block and BULLET.match(stripped):
+            block, block_has_text = None, False  # a • sub-rule ends the example above it
         label = EXAMPLE_LABEL.match(stripped)
         if stripped in NOTE_LABELS or (label and not label.group(1)):
             block, block_has_text = ("note" if stripped in NOTE_LABELS else "example"), False
@@ -132,7 +146,10 @@ def read_topics(
         else:
             kind = default_kind
         counters[base] = counters.get(base, 0) + 1
-        parent = anchor.id if kind in ("example", "note", "subitem") and anchor else None
+        if kind == "subitem":  # a sub-rule belongs to its ruling, not to the sub-rule before it
+            parent = ruling.id if ruling else None
+        else:
+            parent = anchor.id if kind in ("example", "note") and anchor else None
         passage = Passage(
             f"{base}/{counters[base]}",
             name,
@@ -147,8 +164,10 @@ def read_topics(
         passage.flags = damage_flags(passage.text)
         passage.refs = references(stripped)
         doc.passages.append(passage)
+        if kind == default_kind:
+            ruling = passage
         if kind in (default_kind, "subitem"):
-            anchor = passage
+            anchor = passage  # examples and notes that follow belong to it
         last = passage
     del last
     return doc

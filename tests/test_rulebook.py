@@ -132,3 +132,13 @@ def test_reader_assigns_bare_lines_by_what_precedes_them():
         ("3/1/ex1", "example", "例：例子\n1+1=2"),
         ("3/1/sub2", "subitem", "•细项\n续行"),
     ]
+
+
+def test_numbered_steps_of_a_clause_are_one_passage_each(db):
+    steps = db.execute(
+        "SELECT id, line, line_end FROM passages WHERE parent = '6.3.4.2/3' ORDER BY line"
+    ).fetchall()
+    assert [(s["id"], s["line"], s["line_end"]) for s in steps] == [
+        ("6.3.4.2/3/sub1", 610, 610),
+        ("6.3.4.2/3/sub2", 611, 611),
+    ]

@@ -74,3 +74,44 @@ def test_dates_in_hand_made_lines():
     assert [d.names for d in find_dates("「A」不能用「B」17/3/24")] == [("B", "A")]
     assert find_dates("2500/2/3 与 17/13/40 与 1/2/3") == []  # not YY/M/D days
     assert to_iso("99", "1", "2") == "1999-01-02"
+
+
+def test_indented_sub_rules_are_their_own_passages_under_their_ruling(db):
+    """002 lines 65–80: the • sub-rules of cost are sub-items of the ruling, not
+    examples of it, and each 例： block below one hangs under that sub-rule."""
+    ruling = passage_at(db, "rulings", 62)
+    assert ruling["kind"] == "ruling"
+    for line in (65, 68, 71, 74, 77, 80):
+        sub = passage_at(db, "rulings", line)
+        assert sub["kind"] == "subitem" and sub["text"].startswith("•"), line
+        assert sub["parent"] == ruling["id"], line
+        example = passage_at(db, "rulings", line + 2)
+        assert example["kind"] == "example" and example["parent"] == sub["id"], line
+
+
+def test_ruling_examples_link_to_the_right_ruling(db):
+    """Each 例： under a sub-rule is about that sub-rule: it names what the sub-rule says."""
+    pairs = db.execute(
+        """SELECT e.text AS example, s.text AS rule FROM passages e JOIN passages s ON s.id = e.parent
+           WHERE e.doc = 'rulings' AND e.kind = 'example' AND s.kind = 'subitem'"""
+    ).fetchall()
+    assert len(pairs) >= 8
+    by_rule = {r["rule"][:10]: r["example"] for r in pairs}
+    assert "月镜盾" in by_rule["• 无法支付的场合不"]  # cannot pay the cost
+    assert "增殖的G" in by_rule["• 把自身作为cos"]  # itself as the cost: activated in the hand
+
+
+def test_a_sentence_that_opens_a_list_is_not_a_topic(db):
+    assert db.execute("SELECT 1 FROM sections WHERE title LIKE '以下的效果%'").fetchone() is None
+    intro = passage_at(db, "rulings", 300)
+    assert intro["topic"] == "效果的对象 › 不取对象"
+
+
+def test_the_guides_chain_steps_are_content_not_topics(db):
+    """004: 「连锁结束」 closes each worked chain (lines 50 and 61); 「;」 (line 135) names nothing."""
+    titles = {r[0] for r in db.execute("SELECT title FROM sections WHERE doc = 'guide'")}
+    assert "连锁结束" not in titles and ";" not in titles
+    assert {"连锁图示", "连锁举例", "连锁照以下清算"} <= titles
+    for line, topic in ((50, "连锁图示"), (61, "连锁举例")):
+        step = passage_at(db, "guide", line)
+        assert step["text"] == "连锁结束" and step["topic"] == topic
