@@ -79,9 +79,15 @@ class Ontology:
         return self.concepts.get(cid) if cid else None
 
     def tag(self, search_text: str) -> list[str]:
-        """Ids of the concepts a text (in search form) is about."""
-        text = squash(search_text)
-        return [cid for cid, matcher in self._matchers.items() if matcher and matcher.search(text)]
+        """Ids of the concepts a text (in search form) is about. A card's own text
+        quoted in 『』 is the card's wording, not the rule's subject, and what the
+        text says does not happen (不进行伤害计算) is not what it is about."""
+        text = _QUOTED_CARD_TEXT.sub("　", squash(search_text))
+        return [
+            cid
+            for cid, matcher in self._matchers.items()
+            if matcher and any(not _negated(text, m) for m in matcher.finditer(text))
+        ]
 
     def named(self, search_text: str) -> dict[str, str]:
         """The concepts a text names, each with the words that named it. A name
@@ -119,6 +125,19 @@ class Ontology:
             for r in rows
         ]
         return cls(concepts, normalize)
+
+
+# A quotation of card text: 『』 holding a sentence (short ones name a rule: 『失去基本分』).
+_QUOTED_CARD_TEXT = re.compile(r"『[^『』]{12,}』")
+# What a text says is not done, right before the term it names.
+_NEGATED = re.compile(r"(?:不|没有|未)(?:会|再)?(?:进行|经过)$")
+
+
+def _negated(text: str, match: re.Match[str]) -> bool:
+    """不进行伤害计算 / 没有经过…: the named thing is said not to happen."""
+    before = text[max(0, match.start() - 6) : match.start()]
+    term = match.group(0)
+    return bool(_NEGATED.search(before + term[:2] if term.startswith(("进行", "经过")) else before))
 
 
 def _key(name: str, normalize: Normalizer) -> str:

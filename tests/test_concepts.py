@@ -123,3 +123,17 @@ def test_a_malformed_ontology_is_a_clear_error(tmp_path):
     )
     with pytest.raises(OntologyError, match="unknown b"):
         Ontology.load(tmp_path)
+
+
+def test_tags_ignore_quoted_card_text_and_what_is_said_not_to_happen(db):
+    def tags(pid):
+        return {r[0] for r in db.execute("SELECT concept FROM passage_concepts WHERE passage_id = ?", (pid,))}
+
+    # 「妖精弓手」's own text in 『』 names LP and an attribute; the example is about its name.
+    quoted = tags("3.1.2/3/ex1")
+    assert "card_name" in quoted and not {"attribute", "life_points"} & quoted
+    # 不进行伤害计算: no damage calculation happens, so the clause is not about its timing.
+    assert "during_damage_calculation" not in tags("6.3.4.2/6")
+    assert "damage_step" in tags("6.3.4.2/6")
+    # A clause that does name the timing keeps it.
+    assert "during_damage_calculation" in tags("6.3.4.3.3/4/ex1")
