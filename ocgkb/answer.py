@@ -4,7 +4,7 @@ dated rulings around it."""
 from __future__ import annotations
 
 from .query import plan_query
-from .search import Filters, Hit, passage_hit, search
+from .search import Filters, Hit, passage_hits, search
 from .sections import scenarios_replaying
 from .store import KnowledgeBase
 
@@ -20,24 +20,31 @@ def answer(kb: KnowledgeBase, question: str, filters: Filters | None = None, lim
     concepts that also answer the question) attached. A clause is shown once even
     when several of its examples match."""
     plan = plan_query(kb, question)
-    pool = search(kb, question, filters, limit=max(limit * 4, 20))
+    pool = search(kb, question, filters, limit=max(limit * 4, 20), plan=plan)
     # Rulings worth showing beside an answer: dated, nearly as relevant as the
     # best hit, and about a concept the question names. Each is shown once.
     floor = RULING_FLOOR * (pool[0].score if pool else 0.0)
     asked = set(plan.concepts)
     dated = [h for h in pool if h.dates and h.score >= floor and (not asked or asked & set(h.concepts))]
-    shown: set[str] = set()
+    chosen: list[tuple[Hit, str]] = []  # each hit with the clause or ruling it is shown under
     anchors: set[str] = set()
-    result = []
     for hit in pool:
         anchor = hit.parent if hit.kind in ("example", "subitem", "note") and hit.parent else hit.id
-        if anchor in anchors:
-            continue
-        anchors.add(anchor)
+        if anchor not in anchors:
+            anchors.add(anchor)
+            chosen.append((hit, anchor))
+        if len(chosen) == limit:
+            break
+    examples = _examples_of(kb, list(anchors))
+    # Every passage the answer shows, read in one batch.
+    wanted = {a for h, a in chosen if a != h.id} | {pid for h, a in chosen for pid in examples.get(a, [])}
+    read = {h.id: h for h in passage_hits(kb, sorted(wanted))}
+    shown: set[str] = set()
+    result = []
+    for hit, anchor in chosen:
         item = hit.as_dict()
-        item["clause"] = passage_hit(kb, anchor).as_dict() if anchor != hit.id else None
-        examples = _children(kb, anchor, "example")
-        item["examples"] = [passage_hit(kb, pid).as_dict() for pid in examples if pid != hit.id][
+        item["clause"] = read[anchor].as_dict() if anchor != hit.id else None
+        item["examples"] = [read[pid].as_dict() for pid in examples.get(anchor, []) if pid != hit.id][
             :EXAMPLES_PER_ANSWER
         ]
         about = set(hit.concepts)
@@ -50,8 +57,6 @@ def answer(kb: KnowledgeBase, question: str, filters: Filters | None = None, lim
         shown |= {h.id for h in rulings[:RULINGS_PER_ANSWER]} | {hit.id}
         item["scenarios"] = scenarios_replaying(kb, [anchor, hit.id])
         result.append(item)
-        if len(result) == limit:
-            break
     return {
         "query": question,
         "plan": {
@@ -61,12 +66,22 @@ def answer(kb: KnowledgeBase, question: str, filters: Filters | None = None, lim
             "cards": plan.cards,
         },
         "hits": result,
+        "nothing_fits": all(item["weak"] for item in result),
     }
 
 
-def _children(kb: KnowledgeBase, pid: str, kind: str) -> list[str]:
-    rows = kb.query("SELECT id FROM passages WHERE parent = ? AND kind = ? ORDER BY rowid", (pid, kind))
-    return [r[0] for r in rows]
+def _examples_of(kb: KnowledgeBase, anchors: list[str]) -> dict[str, list[str]]:
+    """The worked examples of each clause or ruling, in the order of the text."""
+    if not anchors:
+        return {}
+    marks = ",".join("?" * len(anchors))
+    examples: dict[str, list[str]] = {}
+    for pid, parent in kb.query(
+        f"SELECT id, parent FROM passages WHERE parent IN ({marks}) AND kind = 'example' ORDER BY rowid",
+        anchors,
+    ):
+        examples.setdefault(parent, []).append(pid)
+    return examples
 
 
 __all__ = ["answer", "Hit"]

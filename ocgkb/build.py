@@ -27,7 +27,7 @@ from .names import NameRules, card_token
 from .normalize import Normalizer, load_repairs, squash
 from .ontology import Ontology
 from .rulebook import read_rulebook
-from .tokenize import Segmenter, bigrams, latin_words
+from .tokenize import STOPWORDS, Segmenter, bigrams, latin_words
 from .topics import read_topics
 
 SCHEMA_VERSION = sources.SCHEMA_VERSION
@@ -146,7 +146,8 @@ def build(
     cards_of: dict[str, list[str]] = defaultdict(list)
     for pid, name, _ in names.mentions:
         cards_of[pid].append(card_token(squash(normalize(name))))
-    fts_rows, vocabulary = _index_rows(passages, search_text, titles, segmenter, normalize, cards_of)
+    asked = load_questions(kb_dir, {p.id for p in passages}, report)
+    fts_rows, vocabulary = _index_rows(passages, search_text, titles, segmenter, normalize, cards_of, asked)
 
     report.counts = _counts(passages, sections, names, dates, ontology, concept_rows, links)
     report.seconds = time.perf_counter() - started
@@ -380,10 +381,12 @@ def _index_rows(
     segmenter: Segmenter,
     normalize: Normalizer,
     cards_of: dict[str, list[str]],
+    asked: dict[str, list[str]],
 ) -> tuple[list[dict], Counter]:
-    """The three indexed fields of every passage, and the vocabulary with each
+    """The four indexed fields of every passage, and the vocabulary with each
     word's document frequency. The words field also holds each card the passage
-    names as one token, so a card name survives segmentation whole."""
+    names as one token, so a card name survives segmentation whole; the asked
+    field holds the words of the curated questions the passage answers."""
     vocabulary: Counter = Counter()
     title_words: dict[str, list[str]] = {}
     rows = []
@@ -395,13 +398,17 @@ def _index_rows(
             normal_title = normalize(context_title)
             title_words[context_title] = segmenter.words(normal_title) + bigrams(normal_title)
         context = title_words[context_title]
-        vocabulary.update(set(words) | {w for w in context if len(w) >= 2})
+        question_words = [
+            w for q in asked.get(p.id, []) for w in segmenter.words(normalize(q)) if w not in STOPWORDS
+        ]
+        vocabulary.update(set(words) | {w for w in context if len(w) >= 2} | set(question_words))
         rows.append(
             {
                 "rowid": rowid,
                 "words": " ".join(words),
                 "grams": " ".join(bigrams(text) + latin_words(text)),
                 "context": " ".join(context),
+                "asked": " ".join(question_words),
             }
         )
     return rows, vocabulary
@@ -474,6 +481,7 @@ def _write(tmp: Path, **parts) -> None:
                 "words": fts_rows[i - 1]["words"],
                 "grams": fts_rows[i - 1]["grams"],
                 "context": fts_rows[i - 1]["context"],
+                "asked": fts_rows[i - 1]["asked"],
             }
             for i, p in enumerate(passages, 1)
         ),
@@ -575,7 +583,7 @@ def _write(tmp: Path, **parts) -> None:
     # The index reads its three fields from the passages table (external content),
     # so ranking reads them from a plain table and the text is stored once.
     db.conn.execute(
-        "CREATE VIRTUAL TABLE passage_fts USING fts5(words, grams, context, content='passages',"
+        "CREATE VIRTUAL TABLE passage_fts USING fts5(words, grams, context, asked, content='passages',"
         " content_rowid='rowid', tokenize='unicode61 remove_diacritics 0')"
     )
     db.conn.execute("INSERT INTO passage_fts(passage_fts) VALUES ('rebuild')")
@@ -584,7 +592,7 @@ def _write(tmp: Path, **parts) -> None:
     refresh_term_counts(db.conn)
     average = {
         column: sum(len(row[column].split()) for row in fts_rows) / max(len(fts_rows), 1)
-        for column in ("words", "grams", "context")
+        for column in ("words", "grams", "context", "asked")
     }
     db["meta"].insert({"key": "average_tokens", "value": json.dumps(average)})
     vocabulary: Counter = parts["vocabulary"]
@@ -764,6 +772,29 @@ def _char_pinyin_rows():
             reading = pinyin_dict[code].split(",")[0]
             plain = "".join(c for c in unicodedata.normalize("NFD", reading) if not unicodedata.combining(c))
             yield {"char": chr(code), "pinyin": plain.replace("ü", "v").lower()}
+
+
+def load_questions(kb_dir: Path, passage_ids: set[str], report: BuildReport) -> dict[str, list[str]]:
+    """kb/questions/*.yaml: the questions each passage answers, as people ask them.
+    A question naming a passage that does not exist is reported, not indexed."""
+    import yaml
+
+    asked: dict[str, list[str]] = {}
+    for path in sorted((kb_dir / "questions").glob("*.yaml")):
+        try:
+            data = yaml.safe_load(path.read_text(encoding="utf-8")) or {}
+        except (OSError, UnicodeDecodeError, yaml.YAMLError) as exc:
+            raise OntologyError(f"cannot read {path}: {str(exc).splitlines()[0]}") from None
+        if not isinstance(data, dict):
+            raise OntologyError(f"{path}: expected passage ids mapped to lists of questions")
+        for pid, questions in data.items():
+            if str(pid) not in passage_ids:
+                report.unresolved.append(f"questions/{path.name}: no passage {pid}")
+                continue
+            if not isinstance(questions, list):
+                raise OntologyError(f"{path}: {pid}: expected a list of questions")
+            asked.setdefault(str(pid), []).extend(str(q) for q in questions if str(q).strip())
+    return asked
 
 
 def load_synonyms(kb_dir: Path, normalize: Normalizer) -> dict:

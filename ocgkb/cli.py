@@ -266,17 +266,19 @@ def search(ctx, query, kind, section, concept, card, since, until, limit, as_jso
       ocgkb search 卷回 --section 6.3
       ocgkb search 对象 --kind ruling --since 2023-01-01 --json
     """
+    from .query import plan_query
     from .search import search as run_search
 
     filters = _filters(kind, section, concept, card, since, until)
     kb = _open(ctx)
-    hits = run_search(kb, query, filters, limit)
+    plan = plan_query(kb, query)
+    hits = run_search(kb, query, filters, limit, plan=plan)
     if as_json:
         click.echo(json.dumps({"query": query, "hits": [h.as_dict() for h in hits]}, ensure_ascii=False))
         return
     from .render import render_hits
 
-    click.echo(render_hits(kb, query, hits))
+    click.echo(render_hits(plan, query, hits))
 
 
 @main.command()

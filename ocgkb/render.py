@@ -52,14 +52,15 @@ def _flags(hit: dict) -> str:
     )
 
 
-def render_hits(kb, query: str, hits: list) -> str:
-    if not hits:
-        return f"No passage answers {query!r}."
-    from .query import plan_query
+NOTHING_FITS = "Nothing in the texts answers {query!r} directly. The nearest passages:"
 
-    plan = plan_query(kb, query)
+
+def render_hits(plan, query: str, hits: list) -> str:
+    """Ranked passages; when none holds what the question asks, it says so first."""
+    if not hits:
+        return f"Nothing in the texts answers {query!r}."
     words = plan.words + plan.expansions
-    out = []
+    out = [click.style(NOTHING_FITS.format(query=query), fg="yellow")] if all(h.weak for h in hits) else []
     for rank, hit in enumerate(hits, 1):
         out += _passage(rank, hit.as_dict() if hasattr(hit, "as_dict") else hit, words)
     return "\n".join(out)
@@ -80,9 +81,9 @@ def _passage(rank: int, hit: dict, words: list[str]) -> list[str]:
 def render_answer(kb, result: dict) -> str:
     hits = result["hits"]
     if not hits:
-        return f"No passage answers {result['query']!r}. Try other words, or `ocgkb search`."
+        return f"Nothing in the texts answers {result['query']!r}. Try other words, or `ocgkb search`."
     words = result["plan"]["words"] + result["plan"]["expansions"]
-    out = []
+    out = [click.style(NOTHING_FITS.format(query=result["query"]), fg="yellow")] if result["nothing_fits"] else []
     for rank, h in enumerate(hits, 1):
         out += _passage(rank, h["clause"] or h, words)  # a matching example shows under its clause
         if h["clause"]:

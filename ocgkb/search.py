@@ -29,6 +29,8 @@ from .store import KnowledgeBase
 CANDIDATES = 40
 # BM25 weights of where a term is found: the passage's words, its bigrams, its title.
 WORD_WEIGHT, GRAM_WEIGHT, TITLE_WEIGHT = 1.0, 0.4, 0.5
+# The curated questions a passage answers count below its own words.
+ASKED_WEIGHT = 0.6
 BM25_K1, BM25_B = 1.2, 0.75
 KIND_PRIOR = {"clause": 1.0, "subitem": 0.93, "ruling": 0.95, "example": 0.85, "note": 0.85, "paragraph": 0.8}
 CONCEPT_BONUS = 0.18
@@ -107,6 +109,7 @@ class Hit:
     parent: str | None = None  # the clause or ruling an example, sub-item or note belongs to
     flags: list[str] = field(default_factory=list)
     merged: list[str] = field(default_factory=list)  # near-twins folded into this hit
+    weak: bool = False  # nothing the question says is in its own words: the nearest, not an answer
 
     def as_dict(self) -> dict:
         return {
@@ -123,13 +126,23 @@ class Hit:
             "parent": self.parent,
             "flags": self.flags,
             "merged": self.merged,
+            "weak": self.weak,
         }
 
 
-def search(kb: KnowledgeBase, question: str, filters: Filters | None = None, limit: int = 10) -> list[Hit]:
-    """The best passages for a question, best first."""
+def search(
+    kb: KnowledgeBase,
+    question: str,
+    filters: Filters | None = None,
+    limit: int = 10,
+    plan: QueryPlan | None = None,
+) -> list[Hit]:
+    """The best passages for a question, best first. A hit whose own words (its
+    text or the questions it answers) hold nothing the question says, only its
+    title or a few characters, is marked `weak`: the nearest passage, not an answer.
+    `plan` is the question already planned (plan_query), so a caller plans once."""
     where, params = _filter_sql(kb, filters or Filters())
-    plan = plan_query(kb, question)
+    plan = plan or plan_query(kb, question)
     terms = plan.words + plan.inner + plan.grams + plan.expansions
     if not terms:
         return []  # only punctuation or question words: nothing to look for
@@ -174,7 +187,13 @@ def search(kb: KnowledgeBase, question: str, filters: Filters | None = None, lim
             scored[row["parent"]] = max(scored[row["parent"]], scored[pid] * PARENT_LIFT)
     _rules_before_repeats(plan, candidates, scored)
     ranked = sorted(scored.items(), key=lambda item: (-item[1], item[0]))[:limit]
-    return _hits(kb, ranked, merged)
+    hits = _hits(kb, ranked, merged)
+    sought = set(plan.words) | set(plan.expansions)
+    for hit in hits:
+        row = candidates.get(hit.id)
+        own = set(row["words"].split()) | set((row.get("asked") or "").split()) if row else set()
+        hit.weak = not (sought & own)
+    return hits
 
 
 def _rules_before_repeats(plan: QueryPlan, candidates: dict[str, dict], scored: dict[str, float]) -> None:
@@ -240,7 +259,7 @@ def _candidates(kb: KnowledgeBase, terms: list[str], where: str, params: list) -
     # Every term quoted, so input such as `No.62`, `NOT` or `-` is never FTS5 syntax.
     match = " OR ".join('"' + t.replace('"', '""') + '"' for t in terms)
     sql = f"""
-        SELECT p.id, p.kind, p.dup_of, p.parent, p.search_text AS body, p.context, p.words, p.grams
+        SELECT p.id, p.kind, p.dup_of, p.parent, p.search_text AS body, p.context, p.words, p.grams, p.asked
         FROM passage_fts f JOIN passages p ON p.rowid = f.rowid
         WHERE passage_fts MATCH ? {where}
         ORDER BY bm25(passage_fts) LIMIT {CANDIDATES}
@@ -263,11 +282,13 @@ def _bm25(
     for pid, row in candidates.items():
         tokens, gram_tokens, title = row["words"].split(), row["grams"].split(), row["context"].split()
         token_counts, gram_counts, title_counts = Counter(tokens), Counter(gram_tokens), Counter(title)
+        asked = (row.get("asked") or "").split()
         scores[pid] = (
             WORD_WEIGHT * _field(token_counts, len(tokens), words, average["words"])
             + GRAM_WEIGHT * _field(gram_counts, len(gram_tokens), grams, average["grams"])
             + TITLE_WEIGHT * _field(title_counts, len(title), words, average["context"])
             + EXPANSION_WEIGHT * _field(token_counts, len(tokens), expansions, average["words"])
+            + ASKED_WEIGHT * _field(Counter(asked), len(asked), words, average.get("asked") or 1.0)
         )
     return scores
 

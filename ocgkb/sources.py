@@ -10,7 +10,7 @@ from . import SourceError
 
 MANIFEST = "manifest.yaml"
 # The layout of the built database: a change means every knowledge base is rebuilt.
-SCHEMA_VERSION = "6"
+SCHEMA_VERSION = "7"
 KB_FILES = (
     "concepts.yaml",
     "repairs.yaml",
@@ -103,7 +103,8 @@ def fingerprint(data_dir: Path, kb_dir: Path, schema_version: str) -> str:
     digest = hashlib.sha256(schema_version.encode())
     files = sorted(p for p in data_dir.glob("*") if p.is_file()) if data_dir.is_dir() else []
     files += [kb_dir / name for name in KB_FILES]
-    files += sorted((kb_dir / "scenarios").glob("*.yaml")) if (kb_dir / "scenarios").is_dir() else []
+    for folder in ("scenarios", "questions"):
+        files += sorted((kb_dir / folder).glob("*.yaml")) if (kb_dir / folder).is_dir() else []
     for path in files:
         digest.update(path.name.encode())
         try:

@@ -32,6 +32,15 @@ def bigrams(text: str) -> list[str]:
     return grams
 
 
+# English words that carry no rule: left out of the curated questions' index.
+STOPWORDS = frozenset(
+    "a an the is are was be been do does did can could will would should may might must i you he she it we"
+    " they my your his her its our their me him them this that these those of to in on at by for with from"
+    " as and or but if then so what when where which who whom how why there here any some about into than"
+    " also just not no yes still get got".split()
+)
+
+
 def latin_words(text: str) -> list[str]:
     return LATIN_WORD.findall(text.lower())
 

@@ -9,7 +9,7 @@ from ocgkb.cli import main
 
 from conftest import ROOT
 
-HIT_FIELDS = {"id", "kind", "text", "source", "section", "topic", "dates", "cards", "concepts", "score"}
+HIT_FIELDS = {"id", "kind", "text", "source", "section", "topic", "dates", "cards", "concepts", "score", "weak"}
 
 
 def test_every_command_has_help_and_is_in_the_readme():
@@ -179,3 +179,21 @@ def test_section_and_ask_show_the_scenarios_that_replay_a_clause(cli_json):
     assert "atk_rush_then_gale" in [s["name"] for s in view["scenarios"]]
     hits = cli_json("ask", "突进之后黑羽-疾风之盖尔，电气尾龙攻击力多少", "--limit", "3")["hits"]
     assert any(s["name"] == "atk_rush_then_gale" for h in hits for s in h["scenarios"])
+
+
+def test_when_nothing_fits_the_output_says_so(cli, cli_json):
+    """Rulings since 2015 never name 卡时点: the two found share only a topic title."""
+    args = ("search", "卡时点", "--kind", "ruling", "--since", "2015-01-01")
+    hits = cli_json(*args)["hits"]
+    assert hits and all(h["weak"] for h in hits)
+    assert cli(*args).output.startswith("Nothing in the texts answers '卡时点' directly. The nearest passages:")
+    answered = cli_json("ask", "卡时点", "--since", "2015-01-01", "--kind", "ruling")
+    assert answered["nothing_fits"] is True
+    assert cli("ask", "Pokémon evolution stones", expect=None).output.startswith("Nothing in the texts answers")
+
+
+def test_a_question_the_texts_answer_is_not_weak(cli, cli_json):
+    hits = cli_json("search", "卡时点")["hits"]
+    assert hits and not hits[0]["weak"]
+    assert not cli("search", "卡时点").output.startswith("Nothing")
+    assert cli_json("ask", "cost算不算卡片的效果")["nothing_fits"] is False
