@@ -554,6 +554,7 @@ def _write(tmp: Path, **parts) -> None:
     )
 
     ontology: Ontology = parts["concepts"]
+    forms, keys = ontology.stored_forms()  # so a query process never normalises the ontology again
     db["concepts"].insert_all(
         (
             {
@@ -565,6 +566,8 @@ def _write(tmp: Path, **parts) -> None:
                 "aliases": json.dumps(c.aliases, ensure_ascii=False),
                 "related": json.dumps(c.related),
                 "sections": json.dumps(c.sections),
+                "forms": json.dumps(forms[c.id], ensure_ascii=False),
+                "keys": json.dumps(keys[c.id], ensure_ascii=False),
             }
             for c in ontology.concepts.values()
         ),

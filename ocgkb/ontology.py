@@ -34,14 +34,57 @@ class Concept:
 
 
 class Ontology:
-    def __init__(self, concepts: list[Concept], normalize: Normalizer) -> None:
+    """The concepts, found in text by one scan over all their names.
+
+    A built knowledge base stores each concept's names in search form (`forms`)
+    and as lookup keys (`keys`), so a query process never normalises or compiles
+    them again: the ontology is ready in a millisecond."""
+
+    def __init__(
+        self,
+        concepts: list[Concept],
+        normalize: Normalizer,
+        forms: dict[str, list[str]] | None = None,
+        keys: dict[str, list[str]] | None = None,
+    ) -> None:
         self.concepts = {c.id: c for c in concepts}
         self._normalize = normalize
-        self._matchers = {c.id: _matcher(c.terms, normalize) for c in concepts}
+        self._forms = forms or {
+            c.id: sorted({squash(normalize(t)) for t in c.terms if t.strip()}, key=len, reverse=True)
+            for c in concepts
+        }
+        self._keys = keys or {c.id: [_key(n, normalize) for n in [c.id, *c.terms]] for c in concepts}
         self._by_name: dict[str, str] = {}
         for concept in concepts:
-            for name in [concept.id, *concept.terms]:
-                self._by_name.setdefault(_key(name, normalize), concept.id)
+            for key in self._keys[concept.id]:
+                self._by_name.setdefault(key, concept.id)
+        # Every name by its first character, longest first: one pass finds them all.
+        self._by_first: dict[str, list[tuple[str, str]]] = {}
+        for cid, forms in self._forms.items():
+            for form in forms:
+                self._by_first.setdefault(form[0], []).append((form, cid))
+        for bucket in self._by_first.values():
+            bucket.sort(key=lambda entry: -len(entry[0]))
+
+    def stored_forms(self) -> tuple[dict[str, list[str]], dict[str, list[str]]]:
+        """What a built knowledge base keeps so that `from_rows` needs no normalising."""
+        return self._forms, self._keys
+
+    def _spans(self, text: str) -> list[tuple[int, int, str]]:
+        """(start, end, concept) of every name in a text in search form. Latin names
+        match whole words only: `lp` is not in `help`."""
+        found = []
+        for i, ch in enumerate(text):
+            for form, cid in self._by_first.get(ch, ()):
+                if not text.startswith(form, i):
+                    continue
+                end = i + len(form)
+                if _LATIN_NAME.fullmatch(form) and (
+                    (i and text[i - 1] in _ASCII_LOWER) or (end < len(text) and text[end] in _ASCII_LOWER)
+                ):
+                    continue
+                found.append((i, end, cid))
+        return found
 
     @classmethod
     def load(cls, kb_dir: Path | None = None, normalize: Normalizer | None = None) -> Ontology:
@@ -83,30 +126,30 @@ class Ontology:
         quoted in 『』 is the card's wording, not the rule's subject, and what the
         text says does not happen (不进行伤害计算) is not what it is about."""
         text = _QUOTED_CARD_TEXT.sub("　", squash(search_text))
-        return [
-            cid
-            for cid, matcher in self._matchers.items()
-            if matcher and any(not _negated(text, m) for m in matcher.finditer(text))
-        ]
+        about = {cid for start, end, cid in self._spans(text) if not _negated(text, start, end)}
+        return [cid for cid in self._forms if cid in about]
 
     def named(self, search_text: str) -> dict[str, str]:
         """The concepts a text names, each with the words that named it. A name
         inside a longer concept's name (对象 in 持续取对象) does not count."""
         text = squash(search_text)
-        hits = [
-            (cid, m) for cid, matcher in self._matchers.items() if matcher and (m := matcher.search(text))
-        ]
-        spans = [(m.start(), m.end()) for _, m in hits]
+        first: dict[str, tuple[int, int]] = {}  # each concept's leftmost, then longest, name
+        for start, end, cid in self._spans(text):
+            known = first.get(cid)
+            if known is None or (start, -end) < (known[0], -known[1]):
+                first[cid] = (start, end)
+        spans = list(first.values())
         return {
-            cid: m.group(0)
-            for cid, m in hits
-            if not any(s <= m.start() and m.end() <= e and (e - s) > (m.end() - m.start()) for s, e in spans)
+            cid: text[start:end]
+            for cid in self._forms
+            if cid in first
+            for start, end in [first[cid]]
+            if not any(s <= start and end <= e and (e - s) > (end - start) for s, e in spans)
         }
 
     def forms(self, cid: str) -> list[str]:
         """Every name of a concept in search form, longest first."""
-        concept = self.concepts[cid]
-        return sorted({squash(self._normalize(t)) for t in concept.terms if t.strip()}, key=len, reverse=True)
+        return self._forms[cid]
 
     @classmethod
     def from_rows(cls, rows, normalize: Normalizer) -> Ontology:
@@ -124,6 +167,11 @@ class Ontology:
             )
             for r in rows
         ]
+        stored = [r for r in rows if "forms" in r.keys() and r["forms"]]
+        if len(stored) == len(rows):
+            forms = {r["id"]: json.loads(r["forms"]) for r in rows}
+            keys = {r["id"]: json.loads(r["keys"]) for r in rows}
+            return cls(concepts, normalize, forms, keys)
         return cls(concepts, normalize)
 
 
@@ -133,22 +181,16 @@ _QUOTED_CARD_TEXT = re.compile(r"『[^『』]{12,}』")
 _NEGATED = re.compile(r"(?:不|没有|未)(?:会|再)?(?:进行|经过)$")
 
 
-def _negated(text: str, match: re.Match[str]) -> bool:
+def _negated(text: str, start: int, end: int) -> bool:
     """不进行伤害计算 / 没有经过…: the named thing is said not to happen."""
-    before = text[max(0, match.start() - 6) : match.start()]
-    term = match.group(0)
+    before = text[max(0, start - 6) : start]
+    term = text[start:end]
     return bool(_NEGATED.search(before + term[:2] if term.startswith(("进行", "经过")) else before))
+
+
+_LATIN_NAME = re.compile(r"[a-z0-9 ./'-]+")
+_ASCII_LOWER = frozenset("abcdefghijklmnopqrstuvwxyz")
 
 
 def _key(name: str, normalize: Normalizer) -> str:
     return squash(normalize(name)).replace("-", "").replace("_", "")
-
-
-def _matcher(terms: list[str], normalize: Normalizer) -> re.Pattern[str] | None:
-    forms = sorted({squash(normalize(t)) for t in terms if t.strip()}, key=len, reverse=True)
-    parts = []
-    for form in forms:
-        escaped = re.escape(form)
-        # Latin names match whole words only: `lp` is not in `help`.
-        parts.append(rf"(?<![a-z]){escaped}(?![a-z])" if re.fullmatch(r"[a-z0-9 ./'-]+", form) else escaped)
-    return re.compile("|".join(parts)) if parts else None
