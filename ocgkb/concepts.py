@@ -5,31 +5,36 @@ from __future__ import annotations
 import json
 
 from .lookup import find_concept
-from .search import passage_hit
+from .search import passage_hits
 from .store import KnowledgeBase
 
 
 def concept_view(kb: KnowledgeBase, name: str, rulings: int = 10) -> dict:
     row = find_concept(kb, name)
     sections = json.loads(row["sections"])
-    definitions = []
+    defining = []
     for number in sections:
-        for r in kb.query(
-            "SELECT p.id FROM passages p JOIN passage_concepts pc ON pc.passage_id = p.id "
-            "WHERE p.section = ? AND pc.concept = ? AND p.kind = 'clause' ORDER BY p.rowid",
-            (number, row["id"]),
-        ):
-            definitions.append(passage_hit(kb, r[0]).as_dict())
-    if not definitions:  # no defining section: the passages that name it, rule clauses first
-        for r in kb.query(
-            """SELECT p.id FROM passages p JOIN passage_concepts pc ON pc.passage_id = p.id
+        defining += [
+            r[0]
+            for r in kb.query(
+                "SELECT p.id FROM passages p JOIN passage_concepts pc ON pc.passage_id = p.id "
+                "WHERE p.section = ? AND pc.concept = ? AND p.kind = 'clause' ORDER BY p.rowid",
+                (number, row["id"]),
+            )
+        ]
+    if not defining:  # no defining section: the passages that name it, rule clauses first
+        defining = [
+            r[0]
+            for r in kb.query(
+                """SELECT p.id FROM passages p JOIN passage_concepts pc ON pc.passage_id = p.id
                WHERE pc.concept = ? AND pc.how = 'text' AND p.dup_of IS NULL
                ORDER BY CASE p.kind WHEN 'clause' THEN 0 WHEN 'ruling' THEN 1 WHEN 'subitem' THEN 2
                         WHEN 'paragraph' THEN 3 ELSE 4 END, p.rowid
                LIMIT 8""",
-            (row["id"],),
-        ):
-            definitions.append(passage_hit(kb, r[0]).as_dict())
+                (row["id"],),
+            )
+        ]
+    definitions = [hit.as_dict() for hit in passage_hits(kb, defining)]
     related_ids = set(json.loads(row["related"]))
     related_ids |= {
         r[0].split(":", 1)[1]
@@ -66,6 +71,6 @@ def concept_view(kb: KnowledgeBase, name: str, rulings: int = 10) -> dict:
         "sections": sections,
         "definitions": definitions,
         "related": related,
-        "rulings": [passage_hit(kb, r[0]).as_dict() for r in ruling_rows],
+        "rulings": [hit.as_dict() for hit in passage_hits(kb, [r[0] for r in ruling_rows])],
         "passages": count,
     }

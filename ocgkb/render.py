@@ -83,7 +83,11 @@ def render_answer(kb, result: dict) -> str:
     if not hits:
         return f"Nothing in the texts answers {result['query']!r}. Try other words, or `ocgkb search`."
     words = result["plan"]["words"] + result["plan"]["expansions"]
-    out = [click.style(NOTHING_FITS.format(query=result["query"]), fg="yellow")] if result["nothing_fits"] else []
+    out = (
+        [click.style(NOTHING_FITS.format(query=result["query"]), fg="yellow")]
+        if result["nothing_fits"]
+        else []
+    )
     for rank, h in enumerate(hits, 1):
         out += _passage(rank, h["clause"] or h, words)  # a matching example shows under its clause
         if h["clause"]:

@@ -5,7 +5,7 @@ from __future__ import annotations
 import json
 
 from .lookup import NotFound
-from .search import passage_hit
+from .search import passage_hits
 from .store import KnowledgeBase
 
 
@@ -41,8 +41,11 @@ def section_view(kb: KnowledgeBase, number: str) -> dict:
         raise NotFound(f"no section {number!r}{hint}")
     number = row["number"]
     passages = [
-        passage_hit(kb, r[0]).as_dict()
-        for r in kb.query("SELECT id FROM passages WHERE section = ? ORDER BY rowid", (number,))
+        hit.as_dict()
+        for hit in passage_hits(
+            kb,
+            [r[0] for r in kb.query("SELECT id FROM passages WHERE section = ? ORDER BY rowid", (number,))],
+        )
     ]
     children = [
         dict(r)
@@ -145,4 +148,4 @@ def _rulings_about(kb: KnowledgeBase, concept_ids: list[str], number: str, limit
             GROUP BY p.id ORDER BY count(DISTINCT pc.concept) DESC, newest DESC, p.rowid LIMIT ?""",
         (*concept_ids, limit),
     )
-    return [passage_hit(kb, r[0]).as_dict() for r in rows]
+    return [hit.as_dict() for hit in passage_hits(kb, [r[0] for r in rows])]
