@@ -31,6 +31,7 @@ CANDIDATES = 40
 WORD_WEIGHT, GRAM_WEIGHT, TITLE_WEIGHT = 1.0, 0.4, 0.5
 # The curated questions a passage answers count below its own words.
 ASKED_WEIGHT = 0.6
+ASKED_GRAM_WEIGHT = 0.4  # as the text's own character pairs
 BM25_K1, BM25_B = 1.2, 0.75
 KIND_PRIOR = {"clause": 1.0, "subitem": 0.93, "ruling": 0.95, "example": 0.85, "note": 0.85, "paragraph": 0.8}
 CONCEPT_BONUS = 0.18
@@ -307,6 +308,7 @@ def _bm25(
             + TITLE_WEIGHT * _field(title_counts, len(title), words, average["context"])
             + EXPANSION_WEIGHT * _field(token_counts, len(tokens), expansions, average["words"])
             + ASKED_WEIGHT * _field(Counter(asked), len(asked), words, average.get("asked") or 1.0)
+            + ASKED_GRAM_WEIGHT * _field(Counter(asked), len(asked), grams, average.get("asked") or 1.0)
         )
     return scores
 
