@@ -302,13 +302,14 @@ def _bm25(
         tokens, gram_tokens, title = row["words"].split(), row["grams"].split(), row["context"].split()
         token_counts, gram_counts, title_counts = Counter(tokens), Counter(gram_tokens), Counter(title)
         asked = (row.get("asked") or "").split()
+        asked_counts = Counter(asked)
         scores[pid] = (
             WORD_WEIGHT * _field(token_counts, len(tokens), words, average["words"])
             + GRAM_WEIGHT * _field(gram_counts, len(gram_tokens), grams, average["grams"])
             + TITLE_WEIGHT * _field(title_counts, len(title), words, average["context"])
             + EXPANSION_WEIGHT * _field(token_counts, len(tokens), expansions, average["words"])
-            + ASKED_WEIGHT * _field(Counter(asked), len(asked), words, average.get("asked") or 1.0)
-            + ASKED_GRAM_WEIGHT * _field(Counter(asked), len(asked), grams, average.get("asked") or 1.0)
+            + ASKED_WEIGHT * _field(asked_counts, len(asked), words, average.get("asked") or 1.0)
+            + ASKED_GRAM_WEIGHT * _field(asked_counts, len(asked), grams, average.get("asked") or 1.0)
         )
     return scores
 
