@@ -20,6 +20,7 @@ from pathlib import Path
 from . import BuildError, OntologyError, paths, sources, store
 from .card_facts import read_card_facts
 from .card_index import CardAliases, CardIndex, bare_form, latin_form, name_grams
+from .curated import read_mapping
 from .dates import find_dates, has_wiki_source
 from .mentions import CardMentions, collect_mentions
 from .model import KINDS, ParsedDocument, Passage, Section
@@ -781,17 +782,9 @@ def _char_pinyin_rows():
 def load_questions(kb_dir: Path, passage_ids: set[str], report: BuildReport) -> dict[str, list[str]]:
     """kb/questions/*.yaml: the questions each passage answers, as people ask them.
     A question naming a passage that does not exist is reported, not indexed."""
-    import yaml
-
     asked: dict[str, list[str]] = {}
     for path in sorted((kb_dir / "questions").glob("*.yaml")):
-        try:
-            data = yaml.safe_load(path.read_text(encoding="utf-8")) or {}
-        except (OSError, UnicodeDecodeError, yaml.YAMLError) as exc:
-            raise OntologyError(f"cannot read {path}: {str(exc).splitlines()[0]}") from None
-        if not isinstance(data, dict):
-            raise OntologyError(f"{path}: expected passage ids mapped to lists of questions")
-        for pid, questions in data.items():
+        for pid, questions in read_mapping(path).items():
             if str(pid) not in passage_ids:
                 report.unresolved.append(f"questions/{path.name}: no passage {pid}")
                 continue

@@ -22,6 +22,7 @@ from pathlib import Path
 
 from . import OntologyError
 from .card_facts import CardFact
+from .curated import read_mapping
 
 _LOOSE_DROP = re.compile(r"[\s·\-‐‑‒–—―－~～=＝\"“”'‘’「」『』()（）!！?？,，.．:：/／＆&]")
 _KATAKANA = {code: code - 0x60 for code in range(0x30A1, 0x30F7)}
@@ -72,19 +73,8 @@ class CardAliases:
 
     @classmethod
     def load(cls, kb_dir: Path) -> CardAliases:
-        import yaml  # only when building
-
         def read(name: str) -> dict:
-            path = kb_dir / name
-            if not path.is_file():
-                return {}
-            try:
-                data = yaml.safe_load(path.read_text(encoding="utf-8")) or {}
-            except (OSError, UnicodeDecodeError, yaml.YAMLError) as exc:
-                raise OntologyError(f"cannot read {path}: {str(exc).splitlines()[0]}") from None
-            if not isinstance(data, dict):
-                raise OntologyError(f"{path}: expected a mapping at the top")
-            return data
+            return read_mapping(kb_dir / name, missing_ok=True)
 
         def passwords(data: dict, key: str, file: str) -> dict[str, int]:
             table = data.get(key) or {}

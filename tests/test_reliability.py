@@ -79,13 +79,19 @@ def test_an_unwritable_location_is_one_line_naming_it(tmp_path):
     one_line_error(run("/proc/ocgkb-test/kb.sqlite", "ask", "cost"), 1, "/proc/ocgkb-test/kb.sqlite")
 
 
-def test_a_place_that_cannot_be_written_is_not_built_in_vain(kb_path, tmp_path, monkeypatch):
+def stale_copy(kb_path: Path, tmp_path: Path) -> tuple[Path, Path]:
+    """A built knowledge base and a kb/ folder changed since it was built."""
     db = tmp_path / "kb.sqlite"
     shutil.copy(kb_path, db)
     changed_kb = tmp_path / "kb"
     shutil.copytree(KB, changed_kb)
     with open(changed_kb / "synonyms.yaml", "a", encoding="utf-8") as out:
         out.write("\n# a change, so the built knowledge base is stale\n")
+    return db, changed_kb
+
+
+def test_a_place_that_cannot_be_written_is_not_built_in_vain(kb_path, tmp_path, monkeypatch):
+    db, changed_kb = stale_copy(kb_path, tmp_path)
     real_open = open
 
     def no_lock_file(file, *args, **kwargs):
@@ -103,12 +109,7 @@ def test_a_place_that_cannot_be_written_is_not_built_in_vain(kb_path, tmp_path, 
 
 
 def test_a_stale_knowledge_base_that_cannot_be_rebuilt_is_used_with_a_warning(kb_path, tmp_path, monkeypatch):
-    db = tmp_path / "kb.sqlite"
-    shutil.copy(kb_path, db)
-    changed_kb = tmp_path / "kb"
-    shutil.copytree(KB, changed_kb)
-    with open(changed_kb / "synonyms.yaml", "a", encoding="utf-8") as out:
-        out.write("\n# a change, so the built knowledge base is stale\n")
+    db, changed_kb = stale_copy(kb_path, tmp_path)
     assert not is_current(db, DATA, changed_kb)
 
     def cannot_write(tmp, **parts):
