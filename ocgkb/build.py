@@ -399,11 +399,12 @@ def _index_rows(
             normal_title = normalize(context_title)
             title_words[context_title] = segmenter.words(normal_title) + bigrams(normal_title)
         context = title_words[context_title]
-        questions = [normalize(q) for q in asked.get(p.id, [])]
-        question_words = [w for q in questions for w in segmenter.words(q) if w not in STOPWORDS]
+        # A passage's questions are read in one piece (a line each: no word or pair spans two).
+        questions = normalize("\n".join(asked.get(p.id, [])))
+        question_words = [w for w in segmenter.words(questions) if w not in STOPWORDS]
         vocabulary.update(set(words) | {w for w in context if len(w) >= 2} | set(question_words))
         # Their character pairs too: slang the vocabulary lacks (盖怪) still meets the same slang.
-        question_words += [g for q in questions for g in bigrams(q)]
+        question_words += bigrams(questions)
         rows.append(
             {
                 "rowid": rowid,
