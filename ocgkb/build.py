@@ -607,7 +607,7 @@ def _write(tmp: Path, **parts) -> None:
         {"key": "report", "value": json.dumps(report.as_dict(), ensure_ascii=False)}, replace=True
     )
     db.conn.commit()
-    db.conn.execute("VACUUM")
+    # No VACUUM: the file is written once, fresh; compacting it costs 0.6 s for 3 % of its size.
     db.close()
 
 
