@@ -19,11 +19,12 @@ from pathlib import Path
 
 from . import BuildError, OntologyError, paths, sources, store
 from .card_facts import read_card_facts
-from .card_index import CardAliases, CardIndex, bare_form, latin_form, name_grams
+from .card_index import CardAliases, CardIndex
 from .curated import read_mapping
 from .dates import find_dates, has_wiki_source
 from .mentions import CardMentions, collect_mentions
 from .model import KINDS, ParsedDocument, Passage, Section
+from .name_forms import bare_form, latin_form, name_grams
 from .names import NameRules, card_token
 from .normalize import Normalizer, load_repairs, squash
 from .ontology import Ontology
@@ -524,10 +525,16 @@ def _write(tmp: Path, **parts) -> None:
     english = db.conn.execute(
         "SELECT name, name_en FROM cards WHERE mentions > 0 AND name_en IS NOT NULL ORDER BY name"
     ).fetchall()
+    chinese: dict[str, str] = {}
+    for form, card in texts_forms:
+        if not form.isascii():
+            chinese.setdefault(form, card)
+    english_words = [[" ".join(re.findall(r"[a-z0-9]+", name.lower())), card] for card, name in english]
+    english_words += [[form, card] for form, card in texts_forms if form.isascii() and len(form) >= 3]
     db["meta"].insert(
         {
             "key": "question_card_forms",
-            "value": json.dumps({"forms": texts_forms, "english": english}, ensure_ascii=False),
+            "value": json.dumps({"chinese": chinese, "english": english_words}, ensure_ascii=False),
         }
     )
     # Which name forms hold each character (each letter pair for Latin forms):

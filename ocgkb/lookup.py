@@ -8,7 +8,7 @@ import re
 from dataclasses import dataclass
 
 from . import OcgkbError
-from .card_index import bare_form, latin_form, loose_form, name_grams
+from .name_forms import bare_form, latin_form, loose_form, name_grams
 from .store import KnowledgeBase
 
 MIN_SCORE = 60.0

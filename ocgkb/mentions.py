@@ -12,8 +12,9 @@ from __future__ import annotations
 from collections import Counter, defaultdict
 from dataclasses import dataclass, field
 
-from .card_index import CardIndex, scan_form
+from .card_index import CardIndex
 from .model import Passage
+from .name_forms import scan_form
 from .names import NameRules, NameScanner, bracket_mentions, without_brackets
 from .normalize import Normalizer
 

@@ -8,6 +8,7 @@ unless `OCGKB_DB` (or a `--db` option) names another file.
 from __future__ import annotations
 
 import os
+import sys
 from pathlib import Path
 
 _PACKAGE = Path(__file__).resolve().parent
@@ -38,6 +39,8 @@ def default_db_path() -> Path:
     """The built knowledge base: `OCGKB_DB`, else the per-user cache."""
     if env := os.environ.get("OCGKB_DB"):
         return Path(env)
+    if sys.platform.startswith("linux"):  # the XDG rule platformdirs applies, without importing it
+        return Path(os.environ.get("XDG_CACHE_HOME") or Path.home() / ".cache") / "ocgkb" / "ocgkb.sqlite"
     from platformdirs import user_cache_dir
 
     return Path(user_cache_dir("ocgkb")) / "ocgkb.sqlite"

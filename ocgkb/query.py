@@ -14,7 +14,7 @@ import re
 from dataclasses import dataclass
 
 from . import OcgkbError
-from .card_index import loose_form
+from .name_forms import loose_form
 from .names import NameScanner, card_token
 from .normalize import squash
 from .ontology import Ontology
@@ -157,12 +157,6 @@ def _card_forms(path: str, fingerprint: str) -> tuple[NameScanner, list[tuple[st
     from .store import KnowledgeBase as _KB
 
     kb = _KB(path)
-    stored = json.loads(kb.meta("question_card_forms") or '{"forms": [], "english": []}')
+    stored = json.loads(kb.meta("question_card_forms") or '{"chinese": {}, "english": []}')
     kb.close()
-    chinese: dict[str, str] = {}
-    for form, card in stored["forms"]:
-        if not form.isascii():
-            chinese.setdefault(form, card)
-    english = [(" ".join(re.findall(r"[a-z0-9]+", name.lower())), card) for card, name in stored["english"]]
-    english += [(form, card) for form, card in stored["forms"] if form.isascii() and len(form) >= 3]
-    return NameScanner(chinese, min_length=2), english
+    return NameScanner(stored["chinese"], min_length=2), [tuple(pair) for pair in stored["english"]]
