@@ -298,18 +298,25 @@ def _bm25(
     grams = {t: idf.get(t, 0.0) for t in plan.grams}
     expansions = {t: idf.get(t, 0.0) for t in plan.expansions}
     scores = {}
+    counted = kb.token_counts  # a passage's counts never change: counted once per process
     for pid, row in candidates.items():
-        tokens, gram_tokens, title = row["words"].split(), row["grams"].split(), row["context"].split()
-        token_counts, gram_counts, title_counts = Counter(tokens), Counter(gram_tokens), Counter(title)
-        asked = (row.get("asked") or "").split()
-        asked_counts = Counter(asked)
+        if pid not in counted:
+            counted[pid] = tuple(
+                (Counter(tokens), len(tokens))
+                for tokens in (
+                    row[f].split() if row.get(f) else [] for f in ("words", "grams", "context", "asked")
+                )
+            )
+        (token_counts, n_tokens), (gram_counts, n_grams), (title_counts, n_title), (asked, n_asked) = counted[
+            pid
+        ]
         scores[pid] = (
-            WORD_WEIGHT * _field(token_counts, len(tokens), words, average["words"])
-            + GRAM_WEIGHT * _field(gram_counts, len(gram_tokens), grams, average["grams"])
-            + TITLE_WEIGHT * _field(title_counts, len(title), words, average["context"])
-            + EXPANSION_WEIGHT * _field(token_counts, len(tokens), expansions, average["words"])
-            + ASKED_WEIGHT * _field(asked_counts, len(asked), words, average.get("asked") or 1.0)
-            + ASKED_GRAM_WEIGHT * _field(asked_counts, len(asked), grams, average.get("asked") or 1.0)
+            WORD_WEIGHT * _field(token_counts, n_tokens, words, average["words"])
+            + GRAM_WEIGHT * _field(gram_counts, n_grams, grams, average["grams"])
+            + TITLE_WEIGHT * _field(title_counts, n_title, words, average["context"])
+            + EXPANSION_WEIGHT * _field(token_counts, n_tokens, expansions, average["words"])
+            + ASKED_WEIGHT * _field(asked, n_asked, words, average.get("asked") or 1.0)
+            + ASKED_GRAM_WEIGHT * _field(asked, n_asked, grams, average.get("asked") or 1.0)
         )
     return scores
 

@@ -41,6 +41,12 @@ class KnowledgeBase:
         return Normalizer(json.loads(self.meta("repairs") or "{}"))
 
     @functools.cached_property
+    def token_counts(self) -> dict[str, tuple]:
+        """What ranking has counted of each passage's indexed fields, kept for this
+        connection's life (a built knowledge base never changes under it)."""
+        return {}
+
+    @functools.cached_property
     def vocabulary(self) -> dict[str, int]:
         return dict(self.conn.execute("SELECT term, df FROM vocabulary"))
 
