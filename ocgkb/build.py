@@ -537,7 +537,7 @@ def _write(tmp: Path, **parts) -> None:
             "value": json.dumps({"chinese": chinese, "english": english_words}, ensure_ascii=False),
         }
     )
-    # Which name forms hold each character (each letter pair for Latin forms):
+    # Which name forms hold each character (each letter triple for Latin forms):
     # a typo search reads only the forms that share enough of the query's.
     db.conn.execute(
         "CREATE TABLE card_grams (gram TEXT, form_id INTEGER, PRIMARY KEY (gram, form_id)) WITHOUT ROWID"

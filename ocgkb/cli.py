@@ -102,7 +102,7 @@ class _Group(click.Group):
 
 
 def _rebuild_damaged(ctx: click.Context, exc: Exception) -> None:
-    from . import paths
+    from . import paths, store
     from .build import build
 
     options = ctx.obj or {}
@@ -112,7 +112,8 @@ def _rebuild_damaged(ctx: click.Context, exc: Exception) -> None:
         err=True,
         fg="yellow",
     )
-    _build_progress(lambda progress: build(db, options.get("data_dir"), options.get("kb_dir"), progress))
+    with store.build_lock(Path(db)):  # the one build path: never two builds of one file at once
+        _build_progress(lambda progress: build(db, options.get("data_dir"), options.get("kb_dir"), progress))
 
 
 def _on_sigterm(signum, frame):

@@ -84,7 +84,7 @@ def _score_cards(kb: KnowledgeBase, query: str) -> list[CardMatch]:
 
 def _forms_sharing(kb: KnowledgeBase, query: str, share: float) -> list[tuple[str, str, str]]:
     """(form, card, how) of the name forms holding at least `share` of the query's
-    characters (letter pairs for Latin): the only ones that can come close."""
+    characters (letter triples for Latin): the only ones that can come close."""
     grams = sorted(name_grams(query))
     need = max(1, math.ceil(len(grams) * share))
     marks = ",".join("?" * len(grams))

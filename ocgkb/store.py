@@ -4,7 +4,9 @@ from __future__ import annotations
 
 import contextlib
 import functools
+import glob
 import json
+import os
 import sqlite3
 from collections.abc import Callable, Iterator
 from pathlib import Path
@@ -123,9 +125,6 @@ def check(db_path: Path, data_dir: Path | None = None, kb_dir: Path | None = Non
 def remove_dead_builds(db_path: Path) -> None:
     """Remove the half-written files of builds that were killed (kill -9 leaves
     `NAME.building-PID` behind): their process is gone."""
-    import glob
-    import os
-
     if not db_path.parent.is_dir():
         return
     for stale in db_path.parent.glob(f"{glob.escape(db_path.name)}.building-*"):
@@ -137,8 +136,6 @@ def remove_dead_builds(db_path: Path) -> None:
 
 
 def _alive(pid: int) -> bool:
-    import os
-
     try:
         os.kill(pid, 0)
     except ProcessLookupError:
