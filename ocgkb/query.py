@@ -86,7 +86,10 @@ def _translate(text: str, synonyms: dict[str, list[str]]) -> list[str]:
     攻守表示 the phrase means battle position, not 攻守 (ATK/DEF)."""
     taken = [False] * len(text)
     found: list[str] = []
-    for key in sorted(synonyms, key=len, reverse=True):
+    present = set(text)
+    for key in synonyms:  # stored longest first
+        if not key or key[0] not in present:
+            continue
         start = text.find(key)
         while start != -1:
             end = start + len(key)
@@ -137,7 +140,9 @@ def _query_lists(path: str, fingerprint: str) -> dict:
     kb = _KB(path)
     lists = json.loads(kb.meta("synonyms") or "{}")
     kb.close()
-    return {"synonyms": lists.get("synonyms", {}), "ignore": set(lists.get("ignore", []))}
+    synonyms = lists.get("synonyms", {})
+    longest_first = {key: synonyms[key] for key in sorted(synonyms, key=len, reverse=True)}
+    return {"synonyms": longest_first, "ignore": set(lists.get("ignore", []))}
 
 
 def _cards_in(kb: KnowledgeBase, text: str) -> list[str]:
@@ -145,18 +150,25 @@ def _cards_in(kb: KnowledgeBase, text: str) -> list[str]:
     Chinese (the texts', ygopro's, the official), Japanese, English and nicknames.
     Chinese names are found whole, longest first (旋风 is not in 银河旋风);
     English ones as whole words."""
-    scanner, english = _card_forms(str(kb.path), kb.fingerprint)
+    scanner, english, longest = _card_forms(str(kb.path), kb.fingerprint)
     found = dict.fromkeys(scanner.find(loose_form(text)))
-    words = f" {' '.join(re.findall(r'[a-z0-9]+', text.lower()))} "
-    found.update(dict.fromkeys(card for name, card in english if f" {name} " in words))
+    words = re.findall(r"[a-z0-9]+", text.lower())
+    # Every run of whole words up to the longest English name, looked up at once.
+    for start in range(len(words)):
+        for end in range(start + 1, min(start + longest, len(words)) + 1):
+            found.update(dict.fromkeys(english.get(" ".join(words[start:end]), ())))
     return list(found)
 
 
 @functools.lru_cache(maxsize=4)
-def _card_forms(path: str, fingerprint: str) -> tuple[NameScanner, list[tuple[str, str]]]:
+def _card_forms(path: str, fingerprint: str) -> tuple[NameScanner, dict[str, list[str]], int]:
     from .store import KnowledgeBase as _KB
 
     kb = _KB(path)
     stored = json.loads(kb.meta("question_card_forms") or '{"chinese": {}, "english": []}')
     kb.close()
-    return NameScanner(stored["chinese"], min_length=2), [tuple(pair) for pair in stored["english"]]
+    english: dict[str, list[str]] = {}
+    for name, card in stored["english"]:
+        english.setdefault(name, []).append(card)
+    longest = max((name.count(" ") + 1 for name in english), default=0)
+    return NameScanner(stored["chinese"], min_length=2), english, longest

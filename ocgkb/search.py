@@ -156,55 +156,53 @@ def search(
         return []
     relevance = _bm25(kb, plan, candidates, counts)
     best = max(relevance.values()) or 1.0
-    ids = list(candidates)
-    tags = _concept_tags(kb, ids)
-    card_tags = _card_tags(kb, ids)
     answers_count = _count_pattern(plan.text)
     answers_definition = _definition_pattern(plan)
     coverage_weights = _coverage_weights(kb, plan.words, counts)
-    twins_allowed = _passing(kb, {r["dup_of"] for r in candidates.values() if r["dup_of"]}, where, params)
+    twins_allowed = _passing(kb, {c.dup_of for c in candidates.values() if c.dup_of}, where, params)
     scored: dict[str, float] = {}
     merged: dict[str, list[str]] = {}
-    for pid, row in candidates.items():
-        score = relevance[pid] / best * KIND_PRIOR.get(row["kind"], 0.8)
-        score *= 1 - COVERAGE_WEIGHT + COVERAGE_WEIGHT * _coverage(coverage_weights, row["body"])
+    for pid, passage in candidates.items():
+        score = relevance[pid] / best * KIND_PRIOR.get(passage.kind, 0.8)
+        score *= 1 - COVERAGE_WEIGHT + COVERAGE_WEIGHT * _coverage(coverage_weights, passage.body)
         for cid in plan.concepts:
-            if cid in tags.get(pid, {}):
-                strength = 1.0 if tags[pid][cid] == "text" else 0.5
+            if cid in passage.concepts:
+                strength = 1.0 if passage.concepts[cid] == "text" else 0.5
                 score += CONCEPT_BONUS * strength / len(plan.concepts)
-        if plan.cards and set(plan.cards) & card_tags.get(pid, set()):
+        if plan.cards and not passage.cards.isdisjoint(plan.cards):
             score += CARD_BONUS
-        if answers_count and answers_count.search(row["body"]):
+        if answers_count and answers_count.search(passage.body):
             score += COUNT_BONUS
-        if answers_definition and answers_definition.search(row["body"]):
+        if answers_definition and answers_definition.search(passage.body):
             score += DEFINITION_BONUS
         # A near-twin counts for the passage it repeats, shown once.
-        target = row["dup_of"] if row["dup_of"] in twins_allowed else pid
+        target = passage.dup_of if passage.dup_of in twins_allowed else pid
         if target != pid:
             merged.setdefault(target, []).append(pid)
         scored[target] = max(scored.get(target, 0.0), score)
-    for pid, row in candidates.items():
-        if row["kind"] in ("example", "subitem") and row["parent"] in scored and pid in scored:
-            scored[row["parent"]] = max(scored[row["parent"]], scored[pid] * PARENT_LIFT)
+    for pid, passage in candidates.items():
+        if passage.kind in ("example", "subitem") and passage.parent in scored and pid in scored:
+            scored[passage.parent] = max(scored[passage.parent], scored[pid] * PARENT_LIFT)
     _rules_before_repeats(plan, candidates, scored)
     ranked = sorted(scored.items(), key=lambda item: (-item[1], item[0]))[:limit]
     hits = _hits(kb, ranked, merged)
     sought = set(plan.words) | set(plan.expansions)
     for hit in hits:
-        row = candidates.get(hit.id)
-        own = set(row["words"].split()) | set((row.get("asked") or "").split()) if row else set()
-        hit.weak = not (sought & own)
+        passage = candidates.get(hit.id)
+        hit.weak = not passage or sought.isdisjoint(passage.own_words)
     return hits
 
 
-def _rules_before_repeats(plan: QueryPlan, candidates: dict[str, dict], scored: dict[str, float]) -> None:
+def _rules_before_repeats(
+    plan: QueryPlan, candidates: dict[str, Candidate], scored: dict[str, float]
+) -> None:
     """A loose paragraph (the wiki, the guide, the tournament text) that says
     nothing of the question a rule clause does not also say ranks below it."""
     wanted = set(plan.words) | set(plan.expansions)
-    said = {pid: wanted & set(row["words"].split()) for pid, row in candidates.items() if pid in scored}
-    clauses = [pid for pid in said if candidates[pid]["kind"] == "clause" and said[pid]]
+    said = {pid: wanted & c.fields[0][0].keys() for pid, c in candidates.items() if pid in scored}
+    clauses = [pid for pid in said if candidates[pid].kind == "clause" and said[pid]]
     for pid, words in said.items():
-        if candidates[pid]["kind"] != "paragraph" or not words:
+        if candidates[pid].kind != "paragraph" or not words:
             continue
         covering = [
             scored[c] for c in clauses if words <= said[c] and scored[c] >= REPEAT_MARGIN * scored[pid]
@@ -253,41 +251,88 @@ def _selective(kb: KnowledgeBase, terms: list[str], counts: dict[str, int]) -> l
     return kept
 
 
-def _candidates(kb: KnowledgeBase, terms: list[str], where: str, params: list) -> dict[str, dict]:
+def _candidates(kb: KnowledgeBase, terms: list[str], where: str, params: list) -> dict[str, Candidate]:
     """The best passages for some terms by FTS5's BM25, with what scoring needs."""
     if not terms:
         return {}
     # Every term quoted, so input such as `No.62`, `NOT` or `-` is never FTS5 syntax.
     match = " OR ".join('"' + t.replace('"', '""') + '"' for t in terms)
-    columns = "p.id, p.kind, p.dup_of, p.parent, p.search_text AS body, p.context, p.words, p.grams, p.asked"
     if where:
         sql = f"""
-            SELECT {columns} FROM passage_fts f JOIN passages p ON p.rowid = f.rowid
+            SELECT p.rowid FROM passage_fts f JOIN passages p ON p.rowid = f.rowid
             WHERE passage_fts MATCH ? {where}
             ORDER BY bm25(passage_fts) LIMIT {CANDIDATES}
         """
-        return {r["id"]: dict(r) for r in kb.query(sql, (match, *params))}
-    # Without filters the index ranks alone and only the winners are read: half the time.
-    best = [
-        r[0]
-        for r in kb.query(
-            "SELECT rowid FROM passage_fts WHERE passage_fts MATCH ?"
-            f" ORDER BY bm25(passage_fts) LIMIT {CANDIDATES}",
-            (match,),
+        best = [r[0] for r in kb.query(sql, (match, *params))]
+    else:
+        # Without filters the index ranks alone: half the time.
+        best = [
+            r[0]
+            for r in kb.query(
+                "SELECT rowid FROM passage_fts WHERE passage_fts MATCH ?"
+                f" ORDER BY bm25(passage_fts) LIMIT {CANDIDATES}",
+                (match,),
+            )
+        ]
+    known = _read_candidates(kb, best)
+    return {known[rowid].id: known[rowid] for rowid in best if rowid in known}
+
+
+@dataclass(frozen=True)
+class Candidate:
+    """What ranking needs of a passage. A built knowledge base never changes under
+    an open connection, so each passage is read once per process (kb.candidates)."""
+
+    id: str
+    kind: str
+    dup_of: str | None
+    parent: str | None
+    body: str
+    # (token counts, number of tokens) of the words, grams, context and asked fields
+    fields: tuple[tuple[Counter, int], ...]
+    concepts: dict[str, str]  # concept → how it is tagged ("text" or weaker)
+    cards: frozenset[str]
+
+    @property
+    def own_words(self) -> set[str]:
+        """The words of its text and of the questions it answers."""
+        return self.fields[0][0].keys() | self.fields[3][0].keys()
+
+
+def _read_candidates(kb: KnowledgeBase, rowids: list[int]) -> dict[int, Candidate]:
+    """Candidates by rowid: those not yet read in this process in three queries."""
+    cache = kb.candidates
+    missing = [r for r in rowids if r not in cache]
+    if missing:
+        marks = ",".join("?" * len(missing))
+        rows = kb.query(
+            "SELECT rowid, id, kind, dup_of, parent, search_text, words, grams, context, asked"
+            f" FROM passages WHERE rowid IN ({marks})",
+            missing,
         )
-    ]
-    marks = ",".join("?" * len(best))
-    rows = {
-        r["rowid"]: dict(r)
-        for r in kb.query(
-            f"SELECT p.rowid AS rowid, {columns} FROM passages p WHERE p.rowid IN ({marks})", best
-        )
-    }
-    return {rows[rowid]["id"]: rows[rowid] for rowid in best if rowid in rows}
+        ids = [r["id"] for r in rows]
+        tags = _concept_tags(kb, ids)
+        cards = _card_tags(kb, ids)
+        for r in rows:
+            fields = tuple(
+                (Counter(tokens), len(tokens))
+                for tokens in ((r[f] or "").split() for f in ("words", "grams", "context", "asked"))
+            )
+            cache[r["rowid"]] = Candidate(
+                r["id"],
+                r["kind"],
+                r["dup_of"],
+                r["parent"],
+                r["search_text"],
+                fields,
+                tags.get(r["id"], {}),
+                frozenset(cards.get(r["id"], ())),
+            )
+    return {r: cache[r] for r in rowids if r in cache}
 
 
 def _bm25(
-    kb: KnowledgeBase, plan: QueryPlan, candidates: dict[str, dict], counts: dict[str, int]
+    kb: KnowledgeBase, plan: QueryPlan, candidates: dict[str, Candidate], counts: dict[str, int]
 ) -> dict[str, float]:
     """BM25 of every candidate over all the question's terms, by where they are found."""
     n = max(kb.passage_count, 1)
@@ -297,39 +342,29 @@ def _bm25(
     words.update({t: INNER_WEIGHT * idf.get(t, 0.0) for t in plan.inner})
     grams = {t: idf.get(t, 0.0) for t in plan.grams}
     expansions = {t: idf.get(t, 0.0) for t in plan.expansions}
+    asked_average = average.get("asked") or 1.0
     scores = {}
-    counted = kb.token_counts  # a passage's counts never change: counted once per process
-    for pid, row in candidates.items():
-        if pid not in counted:
-            counted[pid] = tuple(
-                (Counter(tokens), len(tokens))
-                for tokens in (
-                    row[f].split() if row.get(f) else [] for f in ("words", "grams", "context", "asked")
-                )
-            )
-        (token_counts, n_tokens), (gram_counts, n_grams), (title_counts, n_title), (asked, n_asked) = counted[
-            pid
-        ]
+    for pid, passage in candidates.items():
+        text, pairs, title, asked = passage.fields
         scores[pid] = (
-            WORD_WEIGHT * _field(token_counts, n_tokens, words, average["words"])
-            + GRAM_WEIGHT * _field(gram_counts, n_grams, grams, average["grams"])
-            + TITLE_WEIGHT * _field(title_counts, n_title, words, average["context"])
-            + EXPANSION_WEIGHT * _field(token_counts, n_tokens, expansions, average["words"])
-            + ASKED_WEIGHT * _field(asked, n_asked, words, average.get("asked") or 1.0)
-            + ASKED_GRAM_WEIGHT * _field(asked, n_asked, grams, average.get("asked") or 1.0)
+            WORD_WEIGHT * _field(text, words, average["words"])
+            + GRAM_WEIGHT * _field(pairs, grams, average["grams"])
+            + TITLE_WEIGHT * _field(title, words, average["context"])
+            + EXPANSION_WEIGHT * _field(text, expansions, average["words"])
+            + ASKED_WEIGHT * _field(asked, words, asked_average)
+            + ASKED_GRAM_WEIGHT * _field(asked, grams, asked_average)
         )
     return scores
 
 
-def _field(counts: Counter, length: int, weights: dict[str, float], average: float) -> float:
-    """BM25 of one field: `counts` of its tokens, `weights` the idf of the terms sought."""
+def _field(field: tuple[Counter, int], weights: dict[str, float], average: float) -> float:
+    """BM25 of one field, (its token counts, its length); `weights` the idf of the terms sought."""
+    counts, length = field
+    found = weights.keys() & counts.keys()
+    if not found:
+        return 0.0
     norm = BM25_K1 * (1 - BM25_B + BM25_B * length / (average or 1.0))
-    score = 0.0
-    for term, idf in weights.items():
-        f = counts.get(term)
-        if f:
-            score += idf * f * (BM25_K1 + 1) / (f + norm)
-    return score
+    return sum(weights[t] * counts[t] * (BM25_K1 + 1) / (counts[t] + norm) for t in found)
 
 
 def _coverage_weights(kb: KnowledgeBase, words: list[str], counts: dict[str, int]) -> dict[str, float]:

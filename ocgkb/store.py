@@ -43,9 +43,9 @@ class KnowledgeBase:
         return Normalizer(json.loads(self.meta("repairs") or "{}"))
 
     @functools.cached_property
-    def token_counts(self) -> dict[str, tuple]:
-        """What ranking has counted of each passage's indexed fields, kept for this
-        connection's life (a built knowledge base never changes under it)."""
+    def candidates(self) -> dict:
+        """What ranking has read of each passage (search.Candidate, by rowid), kept
+        for this connection's life (a built knowledge base never changes under it)."""
         return {}
 
     @functools.cached_property
