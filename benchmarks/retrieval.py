@@ -27,6 +27,8 @@ SETS = [
     (ROOT / "benchmarks/questions/blind2_en.jsonl", "en", "blind"),
     (ROOT / "benchmarks/questions/blind_questions.jsonl", "zh", "blind"),
     (ROOT.parent / "shared/eval/dev_questions.jsonl", "zh", "tuned"),
+    (ROOT / "benchmarks/questions/tune3_zh.jsonl", "zh", "tuned"),
+    (ROOT / "benchmarks/questions/tune3_en.jsonl", "en", "tuned"),
     (ROOT / "benchmarks/questions/judge_questions.jsonl", "zh", "tuned"),
 ]
 DEFAULT_FILES = [path for path, _, _ in SETS]

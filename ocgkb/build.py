@@ -804,22 +804,30 @@ def load_questions(kb_dir: Path, passage_ids: set[str], report: BuildReport) -> 
 
 def load_synonyms(kb_dir: Path, normalize: Normalizer) -> dict:
     """kb/synonyms.yaml in search form: `synonyms` (how people ask → the texts'
-    words) and `ignore` (question words not worth searching)."""
-    import yaml
+    words) and `ignore` (question words not worth searching); and kb/glossary.yaml:
+    `glossary` (English game vocabulary → the texts' words, matched as whole words)."""
+    from .curated import read_mapping
 
-    path = kb_dir / "synonyms.yaml"
-    if not path.is_file():
-        return {"synonyms": {}, "ignore": []}
+    data = read_mapping(kb_dir / "synonyms.yaml", missing_ok=True)
+    glossary = read_mapping(kb_dir / "glossary.yaml", missing_ok=True).get("glossary") or {}
     try:
-        data = yaml.safe_load(path.read_text(encoding="utf-8")) or {}
         synonyms = {
             squash(normalize(str(k))): [str(t) for t in v or []]
             for k, v in (data.get("synonyms") or {}).items()
         }
-        ignore = sorted({squash(normalize(str(w))) for w in data.get("ignore") or []})
-    except (OSError, UnicodeDecodeError, yaml.YAMLError, AttributeError, TypeError) as exc:
-        raise OntologyError(f"cannot read {path}: {str(exc).splitlines()[0]}") from exc
-    return {"synonyms": synonyms, "ignore": ignore}
+        ignore = sorted(
+            {squash(normalize(str(w))) for w in data.get("ignore") or []}
+            | {str(w).lower() for w in data.get("ignore_english") or []}
+        )
+        english = {str(k).lower(): [str(t) for t in v or []] for k, v in glossary.items()}
+        slang = {
+            "verbs": {str(k): [str(t) for t in v or []] for k, v in (data.get("slang_verbs") or {}).items()},
+            "before": [str(w) for w in data.get("slang_before") or []],
+            "after": [str(w) for w in data.get("slang_after") or []],
+        }
+    except (AttributeError, TypeError) as exc:
+        raise OntologyError(f"cannot read {kb_dir}/synonyms.yaml or glossary.yaml: {exc}") from exc
+    return {"synonyms": synonyms, "ignore": ignore, "glossary": english, "slang": slang}
 
 
 def _counts(passages, sections, names, dates, ontology, concept_rows, links) -> dict[str, int]:

@@ -2,7 +2,8 @@
 
 The question is put in search form (kb.normalize) and cut into the index's
 words without jieba (tokenize.query_words); slang is translated into the texts'
-words (kb/synonyms.yaml, longest phrase first); the concepts it names
+words (kb/synonyms.yaml, longest phrase first; kb/glossary.yaml for English
+game vocabulary, as whole words); the concepts it names
 (kb/concepts.yaml) add their other names; the cards it names are recognised.
 """
 
@@ -14,6 +15,7 @@ import re
 from dataclasses import dataclass
 
 from . import OcgkbError
+from .glossary import Glossary
 from .name_forms import loose_form
 from .names import NameScanner, card_token
 from .normalize import squash
@@ -66,7 +68,13 @@ def plan_query(kb: KnowledgeBase, question: str) -> QueryPlan:
         if _LATIN.fullmatch(said) and said not in {squash(kb.normalize(n)) for n in ontology.concepts[cid].zh}
         for name in ontology.concepts[cid].zh
     ]
-    translations = _as_words(kb, _translate(squash(text), _synonyms(kb)) + english, words + inner)
+    lists = _query_lists(str(kb.path), kb.fingerprint)
+    said_in_english = lists["glossary"].translate(text)
+    squashed = squash(text)
+    slang = _slang_verbs(squashed, lists["slang"])
+    translations = _as_words(
+        kb, _translate(squashed, lists["synonyms"]) + slang + said_in_english + english, words + inner
+    )
     aliases = _as_words(
         kb, [t for cid in concepts for t in ontology.forms(cid)], words + inner + translations
     )
@@ -100,6 +108,19 @@ def _translate(text: str, synonyms: dict[str, list[str]]) -> list[str]:
     return found
 
 
+def _slang_verbs(text: str, slang: dict) -> list[str]:
+    """The texts' words for one-character slang verbs said beside a particle or an
+    auxiliary (被康, 炸掉, 能接), never inside another word (炸弹, 直接)."""
+    found: list[str] = []
+    verbs, before, after = slang.get("verbs", {}), slang.get("before", []), slang.get("after", [])
+    for i, char in enumerate(text):
+        if char in verbs and (
+            any(text.startswith(w, i + 1) for w in after) or any(text.endswith(w, 0, i) for w in before)
+        ):
+            found += [t for t in verbs[char] if t not in found]
+    return found
+
+
 def _as_words(kb: KnowledgeBase, terms: list[str], known: list[str]) -> list[str]:
     """Index words for a list of terms, leaving out those already in `known`."""
     vocabulary = kb.vocabulary
@@ -129,10 +150,6 @@ def _ontology(path: str, fingerprint: str) -> Ontology:
     return ontology
 
 
-def _synonyms(kb: KnowledgeBase) -> dict[str, list[str]]:
-    return _query_lists(str(kb.path), kb.fingerprint)["synonyms"]
-
-
 @functools.lru_cache(maxsize=4)
 def _query_lists(path: str, fingerprint: str) -> dict:
     from .store import KnowledgeBase as _KB
@@ -142,7 +159,12 @@ def _query_lists(path: str, fingerprint: str) -> dict:
     kb.close()
     synonyms = lists.get("synonyms", {})
     longest_first = {key: synonyms[key] for key in sorted(synonyms, key=len, reverse=True)}
-    return {"synonyms": longest_first, "ignore": set(lists.get("ignore", []))}
+    return {
+        "synonyms": longest_first,
+        "ignore": set(lists.get("ignore", [])),
+        "glossary": Glossary(lists.get("glossary", {})),
+        "slang": lists.get("slang", {}),
+    }
 
 
 def _cards_in(kb: KnowledgeBase, text: str) -> list[str]:

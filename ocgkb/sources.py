@@ -10,12 +10,13 @@ from . import SourceError
 
 MANIFEST = "manifest.yaml"
 # The layout of the built database: a change means every knowledge base is rebuilt.
-SCHEMA_VERSION = "10"
+SCHEMA_VERSION = "11"
 KB_FILES = (
     "concepts.yaml",
     "repairs.yaml",
     "terms.yaml",
     "synonyms.yaml",
+    "glossary.yaml",
     "card_aliases.yaml",
     "card_nicknames.yaml",
 )
