@@ -34,6 +34,20 @@ _IRREGULAR = {
 }
 
 
+# Inflections, tried in order; a stem counts only when the glossary knows it.
+_SUFFIXES = (
+    ("ies", "y"),
+    ("ied", "y"),
+    ("es", ""),
+    ("s", ""),
+    ("ed", ""),
+    ("ed", "e"),
+    ("d", ""),
+    ("ing", ""),
+    ("ing", "e"),
+)
+
+
 def phrase_words(text: str) -> list[str]:
     """The words of a key or a question, lower-case, articles left out."""
     return [w for w in _WORD.findall(text.lower()) if w not in _SKIPPED]
@@ -43,39 +57,30 @@ class Glossary:
     """English phrases (as word tuples) and the Chinese words they stand for."""
 
     def __init__(self, entries: dict[str, list[str]]) -> None:
+        raw = {tuple(phrase_words(key)): targets for key, targets in entries.items()}
+        self.known = {w for phrase in raw for w in phrase}
+        # A key's own words are read like a question's: "destroyed by battle" is
+        # destroy + by + battle, so a lone "destroyed" still means destroy.
         self.phrases: dict[tuple[str, ...], list[str]] = {}
-        for key, targets in entries.items():
-            words = tuple(phrase_words(key))
+        for words, targets in raw.items():
             if words:
-                self.phrases.setdefault(words, []).extend(t for t in targets if t)
-        self.known = {w for phrase in self.phrases for w in phrase}
+                phrase = tuple(self.lemma(w) for w in words)
+                self.phrases.setdefault(phrase, []).extend(t for t in targets if t)
         self.longest = max(map(len, self.phrases), default=0)
 
     def lemma(self, word: str) -> str:
-        """The glossary's form of an inflected word: chains → chain, banished →
+        """The glossary's base form of an inflected word: chains → chain, banished →
         banish, destroying → destroy, stopped → stop, copies → copy; else the word."""
-        if word in self.known:
-            return word
         if word in _IRREGULAR:
             return _IRREGULAR[word]
-        candidates = []
-        for suffix, replacement in (
-            ("ies", "y"),
-            ("ied", "y"),
-            ("es", ""),
-            ("s", ""),
-            ("ed", ""),
-            ("ed", "e"),
-            ("d", ""),
-            ("ing", ""),
-            ("ing", "e"),
-        ):
+        for suffix, replacement in _SUFFIXES:
             if word.endswith(suffix) and len(word) > len(suffix) + 1:
                 stem = word[: -len(suffix)] + replacement
-                candidates.append(stem)
-                if replacement == "" and len(stem) > 2 and stem[-1] == stem[-2]:
-                    candidates.append(stem[:-1])  # stopped → stop
-        return next((c for c in candidates if c in self.known), word)
+                if stem in self.known:
+                    return stem
+                if replacement == "" and len(stem) > 2 and stem[-1] == stem[-2] and stem[:-1] in self.known:
+                    return stem[:-1]  # stopped → stop
+        return word
 
     def translate(self, text: str) -> list[str]:
         """The Chinese words for the English phrases in `text`, left to right, each

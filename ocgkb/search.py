@@ -64,6 +64,23 @@ COUNTERS = "张只次个回合局分钟秒星速点"
 COUNT_BONUS = 0.12
 DEFINITION_QUESTION = re.compile(r"是什么|什么是|什么意思|指什么|是指|的区别|什么区别|有什么不同|不同在|定义")
 DEFINITION_BONUS = 0.2
+# Who decides (谁说了算, 由谁决定) is answered by a passage that says who decides or
+# chooses; at which step (哪一步, 什么时候, 时机) by one that names a phase, a step or a timing.
+ANSWER_TYPES = (
+    (
+        re.compile(
+            r"谁(?:说了算|决定|来定|定|选)|由谁|(?:谁|哪方|哪一方)(?:来)?(?:选择|决定)|who (?:decides|chooses|picks)"
+        ),
+        re.compile(r"决定|选择"),
+    ),
+    (
+        re.compile(
+            r"哪一?步|哪个(?:阶段|步骤|时点)|什么时候|何时|什么时点|时机|(?:之?前|之?后)还是|when (?:exactly|does|do|is|can)|which (?:step|phase)"
+        ),
+        re.compile(r"阶段|步骤|时点|之前|之后|时机"),
+    ),
+)
+ANSWER_TYPE_BONUS = 0.08
 
 __all__ = ["Filters", "Hit", "QueryError", "parse_date", "passage_hit", "plan_query", "search"]
 
@@ -158,6 +175,7 @@ def search(
     best = max(relevance.values()) or 1.0
     answers_count = _count_pattern(plan.text)
     answers_definition = _definition_pattern(plan)
+    answer_shapes = [shape for asked, shape in ANSWER_TYPES if asked.search(plan.text)]
     coverage_weights = _coverage_weights(kb, plan.words, counts)
     twins_allowed = _passing(kb, {c.dup_of for c in candidates.values() if c.dup_of}, where, params)
     scored: dict[str, float] = {}
@@ -175,6 +193,7 @@ def search(
             score += COUNT_BONUS
         if answers_definition and answers_definition.search(passage.body):
             score += DEFINITION_BONUS
+        score += ANSWER_TYPE_BONUS * sum(1 for shape in answer_shapes if shape.search(passage.body))
         # A near-twin counts for the passage it repeats, shown once.
         target = passage.dup_of if passage.dup_of in twins_allowed else pid
         if target != pid:
