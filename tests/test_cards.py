@@ -112,7 +112,12 @@ def test_spelling_variants_are_one_card(db):
 
 @pytest.mark.parametrize(
     "doc, card",
-    [("tournament", "盗贼七道具"), ("guide", "魔法干扰阵"), ("masterrule", "变形壶"), ("masterrule", "通灵盘")],
+    [
+        ("tournament", "盗贼七道具"),
+        ("guide", "魔法干扰阵"),
+        ("masterrule", "变形壶"),
+        ("masterrule", "通灵盘"),
+    ],
 )
 def test_cards_written_without_brackets_are_linked(db, doc, card):
     rows = db.execute(

@@ -9,7 +9,19 @@ from ocgkb.cli import main
 
 from conftest import ROOT
 
-HIT_FIELDS = {"id", "kind", "text", "source", "section", "topic", "dates", "cards", "concepts", "score", "weak"}
+HIT_FIELDS = {
+    "id",
+    "kind",
+    "text",
+    "source",
+    "section",
+    "topic",
+    "dates",
+    "cards",
+    "concepts",
+    "score",
+    "weak",
+}
 
 
 def test_every_command_has_help_and_is_in_the_readme():
@@ -186,10 +198,14 @@ def test_when_nothing_fits_the_output_says_so(cli, cli_json):
     args = ("search", "卡时点", "--kind", "ruling", "--since", "2015-01-01")
     hits = cli_json(*args)["hits"]
     assert hits and all(h["weak"] for h in hits)
-    assert cli(*args).output.startswith("Nothing in the texts answers '卡时点' directly. The nearest passages:")
+    assert cli(*args).output.startswith(
+        "Nothing in the texts answers '卡时点' directly. The nearest passages:"
+    )
     answered = cli_json("ask", "卡时点", "--since", "2015-01-01", "--kind", "ruling")
     assert answered["nothing_fits"] is True
-    assert cli("ask", "Pokémon evolution stones", expect=None).output.startswith("Nothing in the texts answers")
+    assert cli("ask", "Pokémon evolution stones", expect=None).output.startswith(
+        "Nothing in the texts answers"
+    )
 
 
 def test_a_question_the_texts_answer_is_not_weak(cli, cli_json):
