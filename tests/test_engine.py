@@ -88,7 +88,7 @@ start:
         ),
         (
             "title: t\n" + GOOD_CARDS + "actions:\n  - damage: {amount: lots}\nexpect: {}\n",
-            "step 1: cannot perform",
+            "step 1: damage needs players A/B and an amount",
         ),
         (
             "title: t\ncards:\n  甲: {kind: wizard}\nactions: []\nexpect: {}\n",
@@ -243,11 +243,14 @@ def test_invariants_hold_under_random_play(lp, actions):
 
 def test_a_sixth_monster_is_refused():
     duel = fresh_duel(8000)
-    for key in HAND_MONSTERS[:3]:
-        duel.summon(key)
+    duel.special_summon(HAND_MONSTERS[0])
+    duel.special_summon(HAND_MONSTERS[1])
+    duel.summon(HAND_MONSTERS[2])
     assert len(duel.monsters("A")) == 5
     with pytest.raises(IllegalActionError, match="monster zones are full"):
         duel.special_summon(HAND_MONSTERS[3])
+    duel.end_turn()
+    duel.end_turn()  # A's next turn: a normal summon again, but no room
     with pytest.raises(IllegalActionError, match="monster zones are full"):
         duel.summon(HAND_MONSTERS[3])
     assert duel.card(HAND_MONSTERS[3]).zone == "hand" and len(duel.monsters("A")) == 5
@@ -307,7 +310,7 @@ def test_zones_hold_five_monsters_and_five_spells_or_traps():
         duel.put(f"m{i}", f"m{i}", "A", "hand")
         duel.put(f"s{i}", f"s{i}", "A", "hand")
     for i in range(5):
-        duel.summon(f"m{i}")
+        duel.special_summon(f"m{i}")
         duel.activate(f"s{i}")
         duel.resolve_chain()
     with pytest.raises(IllegalActionError, match="monster zones are full"):

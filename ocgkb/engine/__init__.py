@@ -6,7 +6,8 @@ Not a card simulator: cards carry only the properties a situation needs
 """
 
 from .cards import CardSpec, Effect, ScenarioCardError
-from .duel import Duel, EngineError, IllegalActionError, IllegalChainError
+from .duel import Duel
+from .errors import EngineError, IllegalActionError, IllegalChainError
 
 __all__ = [
     "CardSpec",

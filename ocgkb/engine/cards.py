@@ -8,15 +8,18 @@ from typing import Any
 from .. import OcgkbError
 
 MONSTER, SPELL, TRAP = "monster", "spell", "trap"
+# The damage step's timings an effect may name (§6.3.4.3/7); rules.DAMAGE_STEP orders them.
+DAMAGE_STEP_TIMINGS = ("start", "before_calculation", "calculation", "after_calculation", "end")
 # Spell and trap types; monsters use "normal" or "effect".
 SPELL_TYPES = ("normal", "quick-play", "continuous", "equip", "field", "ritual")
 TRAP_TYPES = ("normal", "continuous", "counter")
 # Monster effect types (§ 咒文速度: ignition and trigger are speed 1, quick speed 2).
 EFFECT_TYPES = ("ignition", "trigger", "quick", "continuous", "flip")
-OPERATIONS = (
-    "modify", "destroy", "banish", "special_summon", "negate_activation", "negate_effect",
-    "negate_effects", "flip_face_down", "damage", "lose_lp", "draw", "change_position",
-)  # fmt: skip
+# What an effect may say besides its operations (kb/scenarios/README.md).
+EFFECT_FIELDS = frozenset(
+    {"type", "do", "cost", "speed", "event", "optional", "wording", "targets", "order", "text", "damage_step"}
+)
+INLINE_FIELDS = ("by", "set", "original", "to", "target", "until", "position", "then")
 
 
 class ScenarioCardError(OcgkbError):
@@ -31,7 +34,8 @@ class Effect:
     up, for a continuous effect); `cost` is paid at activation and never refunded.
     A trigger effect names its `event`, whether it is `optional`, and its
     `wording`: "when" (…时，可以: misses its timing unless its event was the last
-    thing to happen) or "if" (…的场合: does not).
+    thing to happen) or "if" (…的场合: does not). `order` says whether its
+    operations happen at once or in turn (see `_order`).
     """
 
     type: str = "ignition"
@@ -42,6 +46,9 @@ class Effect:
     optional: bool = True
     wording: str = "when"
     targets: int = 0
+    # "simultaneous" (、 / and: one moment) or "sequential" (那之后 / then: a moment each).
+    order: str = "sequential"
+    damage_step: str | None = None  # the damage-step timing it is activated at (伤害计算时)
 
 
 @dataclass
@@ -125,8 +132,15 @@ def _number(name: str, value: Any) -> int | None:
 
 
 def _parse_effect(name: str, kind: str, card_type: str, data: Any) -> Effect:
+    from .operations import FIELDS, OPERATIONS
+
     if not isinstance(data, dict):
         raise ScenarioCardError(f"card {name!r}: an effect must be a mapping")
+    unknown = set(data) - EFFECT_FIELDS - set(OPERATIONS) - set(INLINE_FIELDS)
+    if unknown:
+        raise ScenarioCardError(
+            f"card {name!r}: an effect has no field {', '.join(sorted(map(str, unknown)))}"
+        )
     default_type = (
         "continuous" if kind != MONSTER and card_type in ("continuous", "equip", "field") else "ignition"
     )
@@ -134,30 +148,70 @@ def _parse_effect(name: str, kind: str, card_type: str, data: Any) -> Effect:
     if kind == MONSTER and effect_type not in EFFECT_TYPES:
         raise ScenarioCardError(f"card {name!r}: unknown effect type {effect_type!r}")
     ops = data.get("do", [])
-    ops = ops if isinstance(ops, list) else [ops]
-    ops += [{k: v} | _modifiers(data) for k, v in data.items() if k in OPERATIONS and k != "modify"]
-    if "modify" in data:
-        ops.append({"modify": data["modify"], **_modifiers(data)})
+    ops = list(ops) if isinstance(ops, list) else [ops]
+    # An operation written inline (`modify: atk, by: 700`) takes the fields it knows.
+    for key, value in data.items():
+        if key in OPERATIONS:
+            known = FIELDS.get(key, frozenset()) | {"target", "then"}
+            ops.append({key: value} | {k: v for k, v in _modifiers(data).items() if k in known})
     for op in ops:
-        if not isinstance(op, dict) or not any(k in OPERATIONS for k in op):
-            raise ScenarioCardError(f"card {name!r}: unknown operation {op!r}")
+        _check_operation(name, op, OPERATIONS, FIELDS)
     cost = data.get("cost", [])
+    damage_step = data.get("damage_step")
+    if damage_step is not None and damage_step not in DAMAGE_STEP_TIMINGS:
+        raise ScenarioCardError(
+            f"card {name!r}: damage_step is one of {', '.join(DAMAGE_STEP_TIMINGS)}, not {damage_step!r}"
+        )
+    wording = str(data.get("wording", "when" if effect_type != "flip" else "if"))
+    if wording not in ("when", "if"):
+        raise ScenarioCardError(f"card {name!r}: wording is when or if, not {wording!r}")
     return Effect(
         type=effect_type,
         ops=ops,
         cost=cost if isinstance(cost, list) else [cost],
         speed=data.get("speed"),
-        event=data.get("event"),
+        # A FLIP effect is set off by its own card being turned face-up.
+        event=data.get("event", "self_flipped_face_up" if effect_type == "flip" else None),
         optional=bool(data.get("optional", True)),
-        wording=str(data.get("wording", "when")),
+        wording=wording,
         targets=int(data.get("targets", 0)),
+        order=_order(name, data),
+        damage_step=damage_step,
     )
+
+
+def _check_operation(name: str, op: Any, operations: dict, fields: dict) -> None:
+    if not isinstance(op, dict):
+        raise ScenarioCardError(f"card {name!r}: unknown operation {op!r}")
+    named = [k for k in op if k in operations]
+    if len(named) != 1:
+        raise ScenarioCardError(f"card {name!r}: an operation names one of {', '.join(operations)}: {op!r}")
+    allowed = {named[0], "target", "then"} | fields.get(named[0], frozenset())
+    extra = set(op) - allowed
+    if extra:
+        raise ScenarioCardError(
+            f"card {name!r}: {named[0]} has no field {', '.join(sorted(map(str, extra)))}"
+            f" (it takes {', '.join(sorted(allowed - {named[0]}))})"
+        )
+    if "until" in op and op["until"] != "end_phase":
+        raise ScenarioCardError(f"card {name!r}: until is end_phase, not {op['until']!r}")
+
+
+def _order(name: str, data: dict) -> str:
+    """Whether an effect's operations happen at once or in turn: as `order` says,
+    else as its `text` is worded (那之后 / then: in turn; otherwise at once). An
+    effect with neither keeps the engine's first reading, one after another."""
+    order = data.get("order")
+    if order is not None:
+        if order not in ("simultaneous", "sequential"):
+            raise ScenarioCardError(f"card {name!r}: order is simultaneous or sequential, not {order!r}")
+        return str(order)
+    text = data.get("text")
+    if text is None:
+        return "sequential"
+    return "sequential" if ("那之后" in str(text) or " then" in str(text).lower()) else "simultaneous"
 
 
 def _modifiers(data: dict) -> dict:
     """The keys that qualify an operation written inline (`modify: atk, by: 700`)."""
-    return {
-        k: data[k]
-        for k in ("by", "set", "original", "to", "amount", "target", "until", "position", "from")
-        if k in data
-    }
+    return {k: data[k] for k in INLINE_FIELDS if k in data}

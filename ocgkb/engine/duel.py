@@ -1,8 +1,10 @@
-"""The duel: players, zones, chains, battle and life points, as verbs that log.
+"""The duel: players, zones, chains and life points, as verbs that log.
 
-Each verb (`summon`, `activate`, `resolve_chain`, `declare_attack`,
-`damage_step`, …) changes the state and appends numbered lines to `log` saying
-what happened and which rule made it so.
+Each verb (`summon`, `activate`, `resolve_chain`, `declare_attack`, …) checks
+what the rules allow (engine/rules.py), changes the state, records what happened
+and when (engine/events.py) and appends numbered lines to `log` saying what
+happened and which rule made it so. Every change of place goes through `move`,
+so what leaving the field clears is cleared once, in one place (§4.3.3.6).
 """
 
 from __future__ import annotations
@@ -10,37 +12,19 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any
 
-from .. import OcgkbError
-from .cards import MONSTER, CardSpec, Effect
+from . import battle, rules
+from .cards import MONSTER, SPELL, TRAP, CardSpec, Effect
+from .errors import EngineError, IllegalActionError, IllegalChainError
+from .events import Timeline
+from .operations import CARD_OPERATIONS, CLASSES, OPERATIONS
 from .stats import ACTIVATED, CONTINUOUS, Modifier, current_value, original_value, resolve_amount
 
 FIELD_ZONES = ("monster", "spelltrap", "field")
+ZONES = ("hand", "deck", "extra", "monster", "spelltrap", "field", "gy", "banished")
 MONSTER_ZONES = 5
 SPELL_TRAP_ZONES = 5
 
-
-# Operations that act on cards (the others act on players or on the chain).
-CARD_OPERATIONS = (
-    "modify",
-    "destroy",
-    "banish",
-    "special_summon",
-    "negate_effects",
-    "flip_face_down",
-    "change_position",
-)
-
-
-class EngineError(OcgkbError):
-    """Something the engine cannot do."""
-
-
-class IllegalActionError(EngineError):
-    """An action the rules do not allow at this point."""
-
-
-class IllegalChainError(IllegalActionError):
-    """A chain link the rules refuse: too slow, or out of its timing."""
+__all__ = ["Card", "ChainLink", "Duel", "EngineError", "IllegalActionError", "IllegalChainError", "Player"]
 
 
 @dataclass
@@ -59,6 +43,8 @@ class Card:
     equipped_to: str | None = None
     returns_at_end_phase: bool = False
     attacked: bool = False
+    placed_turn: int | None = None  # the turn it was set or summoned in this situation
+    applying: bool = False  # a face-up continuous card whose effect has started to apply
 
     @property
     def on_field(self) -> bool:
@@ -90,24 +76,16 @@ class ChainLink:
     effect_negated: bool = False
 
 
-@dataclass
-class Attack:
-    attacker: str
-    target: str | None  # None: a direct attack
-    opponents: frozenset[str]  # the opponent's monsters when it was declared
-    replay: bool = False
-
-
 class Duel:
     def __init__(self, cards: dict[str, CardSpec], turn_player: str = "A", lp: int = 8000) -> None:
         self.specs = cards
         self.players = {name: Player(name, lp) for name in ("A", "B")}
-        self.turn_player = turn_player
+        self.turn = rules.Turn(player=turn_player)
         self.cards: dict[str, Card] = {}
         self.chain: list[ChainLink] = []
         self.log: list[str] = []
-        self.events: list[tuple[str, str]] = []  # (event, card key), in the order they happened
-        self.attack: Attack | None = None
+        self.timeline = Timeline()
+        self.battle: battle.Attack | None = None
         self.step = "main"
         self.winner: str | None = None  # "A", "B" or "draw"
         self.missed: list[str] = []  # trigger effects that missed their timing
@@ -115,7 +93,11 @@ class Duel:
         self.replays = 0
         self.resolved: list[str] = []  # cards in the order their chain links resolved
         self._order = 0
-        self._events_at_chain_start = 0
+        self._chain_start = 0  # index in the timeline where the current chain began
+
+    @property
+    def turn_player(self) -> str:
+        return self.turn.player
 
     # --- the state -------------------------------------------------------------
 
@@ -125,7 +107,11 @@ class Duel:
         """Place a card at the start of a situation."""
         if spec_name not in self.specs:
             raise EngineError(f"unknown card {spec_name!r}")
+        if zone not in ZONES:
+            raise EngineError(f"unknown zone {zone!r}")
         card = Card(key, self.specs[spec_name], player, player, zone, face_up, position)
+        # A face-up continuous card already on the field is already applying.
+        card.applying = card.on_field and face_up
         self.cards[key] = card
         if zone == "monster":
             self._apply_own_values(card)
@@ -150,9 +136,9 @@ class Duel:
     def opponent(self, player: str) -> str:
         return "B" if player == "A" else "A"
 
-    @staticmethod
-    def _who(card: Card) -> str:
-        return card.controller
+    def players_named(self, who: str, controller: str) -> list[str]:
+        """`opponent`, `self` or `both`, seen from `controller`."""
+        return {"opponent": [self.opponent(controller)], "self": [controller], "both": ["A", "B"]}[who]
 
     def say(self, text: str) -> None:
         self.log.append(text)
@@ -161,34 +147,105 @@ class Duel:
         self._order += 1
         return self._order
 
-    def _event(self, name: str, key: str) -> None:
-        self.events.append((name, key))
+    def _happens(self, name: str, key: str) -> None:
+        self.timeline.record(name, key)
+
+    # --- the turn ------------------------------------------------------------------
+
+    def enter_phase(self, phase: str) -> None:
+        """The turn player moves on to a later phase of the turn."""
+        self._require_not_over()
+        if self.chain:
+            raise IllegalActionError("the chain must resolve before the turn moves on")
+        rules.check_phase_change(self.turn, phase)
+        if phase == "end":
+            self.end_phase()
+            return
+        self.turn.phase = phase
+        self.step = "battle" if phase == "battle" else "main"
+        self.say(f"{self.turn.player}'s {phase} phase")
+
+    def end_turn(self) -> None:
+        """The end phase, if not yet, then the opponent's turn begins."""
+        if self.turn.phase != "end" and self.step != "end":
+            self.end_phase()
+        tracked = self.turn.phase is not None
+        self.turn = rules.Turn(
+            self.turn.number + 1, self.opponent(self.turn.player), "draw" if tracked else None
+        )
+        for card in self.cards.values():
+            card.attacked = False
+        self.step = "main"
+        self.say(f"turn {self.turn.number}: {self.turn.player}'s turn")
+
+    def end_phase(self) -> None:
+        self.say("end phase:")
+        for card in self.cards.values():
+            if card.returns_at_end_phase and card.zone == "banished":
+                card.returns_at_end_phase = False
+                zone = "monster" if card.spec.kind == MONSTER else "spelltrap"
+                self.move(card.key, zone, "returns to the field")
+        if self.turn.phase is not None:
+            self.turn.phase = "end"
+        self.step = "end"
 
     # --- summoning and moving cards -------------------------------------------------
 
     def summon(self, key: str, position: str = "attack", face_up: bool = True) -> None:
-        card = self._to_monster_zone(key, position, face_up)
+        """A normal summon, or a set when face_up is False (§3.2.2.1)."""
+        self._require_not_over()
+        card = self.card(key)
+        rules.check_normal_summon(self, card)
+        self.turn.normal_summoned.add(card.controller)
+        self.timeline.next_moment()
+        self._to_monster_zone(key, position, face_up)
         self.say(
-            f"{self._who(card)} normal summons 「{key}」 ({position})"
+            f"{card.controller} normal summons 「{key}」 ({position})"
             if face_up
-            else f"{self._who(card)} sets 「{key}」"
+            else f"{card.controller} sets 「{key}」"
         )
-        self._event("summoned" if face_up else "set", key)
-        self._after_change()
+        self._happens("summoned" if face_up else "set", key)
+        self.check_replay()
 
     def special_summon(self, key: str, position: str = "attack", controller: str | None = None) -> None:
         card = self._to_monster_zone(key, position, True, controller)
         self.say(f"「{key}」 is special summoned to {card.controller}'s field ({position})")
-        self._event("special_summoned", key)
+        self._happens("special_summoned", key)
+
+    def flip_summon(self, key: str) -> None:
+        """A face-down monster is turned face-up in attack position by its controller."""
+        self._require_not_over()
+        card = self.card(key)
+        rules.check_flip_summon(self, card)
+        self.timeline.next_moment()
+        card.face_up, card.position = True, "attack"
+        self.say(f"{card.controller} flip summons 「{key}」")
+        self._happens("flip_summoned", key)
+        self._happens("flipped_face_up", key)
+        self._start_applying(card)
+        self.check_replay()
+
+    def set_spell_trap(self, key: str) -> None:
+        """A spell or trap is set face-down in the spell & trap zone (or the field zone)."""
+        card = self.card(key)
+        if card.zone != "hand":
+            raise IllegalActionError(f"「{key}」 is not in the hand and cannot be set")
+        zone = "field" if card.spec.type == "field" else "spelltrap"
+        self._require_room(card.controller, zone)
+        self.timeline.next_moment()
+        self.move(key, zone, f"is set by {card.controller}", face_up=False)
+        card.placed_turn = self.turn.number
+        self._happens("set", key)
 
     def _to_monster_zone(self, key: str, position: str, face_up: bool, controller: str | None = None) -> Card:
         card = self.card(key)
         if controller:
             card.controller = controller
-        if len(self.monsters(card.controller)) >= MONSTER_ZONES:
+        if len(self.monsters(card.controller)) >= MONSTER_ZONES and card.zone != "monster":
             raise IllegalActionError(f"{card.controller}'s monster zones are full")
         card.zone, card.position, card.face_up = "monster", position, face_up
         card.modifiers = []
+        card.placed_turn = self.turn.number
         self._apply_own_values(card)
         return card
 
@@ -198,33 +255,69 @@ class Duel:
             if value is not None:
                 card.modifiers.append(Modifier(stat, "original", CONTINUOUS, card.key, -1, fixed=value))
         # Its own continuous raises (守墓的巫女) apply from the moment it is face up.
-        for effect in card.spec.effects:
-            if effect.type == "continuous" and card.face_up:
-                self._apply_ops(card, effect, [card.key], continuous=True)
+        if card.face_up:
+            self._start_applying(card)
 
-    def move(self, key: str, zone: str, reason: str) -> None:
-        """A card leaves its place: its continuous effects stop applying, what was
-        applied to it is gone, and an equip card it held is destroyed."""
+    def _start_applying(self, card: Card) -> None:
+        card.applying = True
+        for effect in card.spec.effects:
+            if effect.type == "continuous" and card.spec.kind == MONSTER:
+                self._apply_ops(card, effect, [card.key], link=None)
+
+    def move(self, key: str, zone: str, reason: str, face_up: bool | None = None) -> None:
+        """The one way a card changes place. Leaving the field: its continuous effects
+        stop applying, what was applied to it is gone (§4.3.3.6), an equip card it
+        held is destroyed, and `left_field` is recorded."""
+        if zone not in ZONES:
+            raise EngineError(f"unknown zone {zone!r}")
         card = self.card(key)
         was_on_field = card.on_field
-        card.zone, card.face_up = zone, zone != "banished" or card.face_up
+        card.zone = zone
+        card.face_up = face_up if face_up is not None else (zone != "banished" or card.face_up)
         card.modifiers, card.effects_negated, card.equipped_to = [], False, None
         card.controller = card.owner
         self.say(f"「{key}」 {reason}")
-        if was_on_field:
-            self._event("left_field", key)
-            self._end_effects_of(key)
-            for other in self.cards.values():
-                if other.equipped_to == key and other.on_field:
-                    self.move(other.key, "gy", "is destroyed: the monster it equipped left the field")
+        if was_on_field and not card.on_field:
+            self._happens("left_field", key)
+            self._leave_field(card)
+
+    def _leave_field(self, card: Card) -> None:
+        if card.applying and self._locks_of(card):
+            self.say(f"   「{card.key}」 has left the field: its continuous effect no longer applies")
+        card.applying = False
+        self._end_effects_of(card.key)
+        for other in self.cards.values():
+            if other.equipped_to == card.key and other.on_field:
+                self.send_to_gy(other.key, "is destroyed: the monster it equipped left the field")
 
     def destroy(self, key: str, reason: str = "is destroyed") -> None:
         card = self.card(key)
         if not card.on_field:
             raise IllegalActionError(f"「{key}」 is not on the field and cannot be destroyed")
         self.move(key, "gy", reason)
-        self._event("destroyed", key)
-        self._after_change()
+        self._happens("destroyed", key)
+        self._happens("sent_to_gy", key)
+
+    def send_to_gy(self, key: str, reason: str = "is sent to the GY") -> None:
+        if self.card(key).zone == "gy":
+            return
+        self.move(key, "gy", reason)
+        self._happens("sent_to_gy", key)
+
+    def return_to_hand(self, key: str, reason: str = "is returned to the hand") -> None:
+        if self.card(key).zone == "hand":
+            return
+        self.move(key, "hand", reason)
+        self._happens("returned_to_hand", key)
+
+    def banish(self, key: str, reason: str = "is banished", until: str | None = None) -> None:
+        """Banished for good, or (`until: end_phase`) until the End Phase."""
+        card = self.card(key)
+        if card.zone == "banished":
+            return
+        self.move(key, "banished", reason + (" until the End Phase" if until == "end_phase" else ""))
+        card.returns_at_end_phase = until == "end_phase"
+        self._happens("banished", key)
 
     def _end_effects_of(self, source: str) -> None:
         for card in self.cards.values():
@@ -243,13 +336,25 @@ class Duel:
         else:
             self.say(f"「{key}」 is turned face-down")
         card.modifiers = []
-        self._event("flipped_face_down", key)
+        card.applying = False
+        self._end_effects_of(key)
+        self._happens("flipped_face_down", key)
+
+    def flip_face_up(self, key: str) -> None:
+        """Turned face-up by an effect (a flip, not a flip summon): its FLIP effect is set off."""
+        card = self.card(key)
+        if card.face_up:
+            return
+        card.face_up = True
+        self.say(f"「{key}」 is turned face-up ({card.position} position)")
+        self._happens("flipped_face_up", key)
+        self._start_applying(card)
 
     def change_position(self, key: str) -> None:
         card = self.card(key)
         card.position = "defense" if card.position == "attack" else "attack"
         self.say(f"「{key}」 changes to {card.position} position")
-        self._event("position_changed", key)
+        self._happens("position_changed", key)
 
     def negate_effects_of(self, key: str) -> None:
         """§4.3.3.6: a monster's own raise by its activated effect falls back when its effects are negated."""
@@ -264,16 +369,28 @@ class Duel:
         ]
         self.say(f"「{key}」's effects are negated (ATK {before} → {self.atk(key)})")
 
+    def _require_room(self, player: str, zone: str) -> None:
+        used = sum(1 for c in self.cards.values() if c.zone == zone and c.controller == player)
+        if zone == "spelltrap" and used >= SPELL_TRAP_ZONES:
+            raise IllegalActionError(f"{player}'s spell & trap zones are full")
+
     # --- life points -----------------------------------------------------------------
 
-    def damage(self, player: str, amount: int, kind: str = "effect damage") -> None:
-        self._lose(player, amount, kind)
+    def damage(self, players: list[str], amount: int, kind: str = "effect damage") -> None:
+        """Damage to one or both players at once: both at 0 is a draw (§1.4.4)."""
+        self._take(players, amount, kind, "damaged")
 
-    def _lose(self, player: str, amount: int, how: str) -> None:
-        p = self.players[player]
-        p.lp = max(0, p.lp - amount)  # §1.4.1: LP never goes below 0
-        self.say(f"   {player} takes {amount} {how} → LP {p.lp}")
-        self._event("lost_lp" if how.startswith("LP loss") else "damaged", player)
+    def lose_lp(self, players: list[str], amount: int) -> None:
+        self._take(players, amount, "LP loss (not damage)", "lost_lp")
+
+    def _take(self, players: list[str], amount: int, how: str, event: str) -> None:
+        if amount < 0:
+            raise EngineError(f"{how} of {amount}: an amount is never negative")
+        for player in players:
+            p = self.players[player]
+            p.lp = max(0, p.lp - amount)  # §1.4.1: LP never goes below 0
+            self.say(f"   {player} takes {amount} {how} → LP {p.lp}")
+            self._happens(event, player)
         self._check_lp()
 
     def _check_lp(self) -> None:
@@ -289,6 +406,8 @@ class Duel:
             self.say(f"   {zero[0]}'s LP is 0: {zero[0]} loses at once (§1.4.1)")
 
     def draw_cards(self, player: str, count: int = 1) -> None:
+        if count < 0:
+            raise EngineError(f"cannot draw {count} cards")
         p = self.players[player]
         if p.deck < count:
             p.deck = 0
@@ -297,7 +416,7 @@ class Duel:
             return
         p.deck -= count
         self.say(f"   {player} draws {count}")
-        self._event("drew", player)
+        self._happens("drew", player)
 
     # --- activation and chains ----------------------------------------------------------
 
@@ -308,57 +427,29 @@ class Duel:
         chain, its cost is paid now, its targets are chosen now."""
         self._require_not_over()
         card = self.card(key)
-        # A spell or trap without a modelled effect can still be activated (卡的发动).
-        effects = card.spec.effects or ([Effect(type="spell-trap")] if card.spec.kind != MONSTER else [])
-        if effect >= len(effects):
-            raise IllegalActionError(f"「{key}」 has no effect number {effect + 1}")
-        chosen = effects[effect]
+        chosen = self._effect(card, effect)
         player = player or card.controller
         if card.spec.kind != MONSTER and card.zone not in ("hand", "spelltrap", "field"):
             raise IllegalActionError(
                 f"「{key}」 is in the {card.zone}: a spell or trap is activated from the hand or the field"
             )
+        rules.check_activation(self, card, chosen, player)
         speed = card.spec.speed(chosen)
-        waiting = [k for k in self.pending if k != key and self.cards[k].controller == self.turn_player]
-        if not self.chain and key in self.pending and player != self.turn_player and waiting:
-            raise IllegalChainError(
-                f"「{key}」: the turn player's trigger effects go on the chain first, then the opponent's"
-            )
-        if self.chain:
-            top = self.chain[-1]
-            # Speed-1 triggers that happened at the same time build one chain
-            # together, the turn player's first (§ 同时数个效果发动).
-            together = chosen.type == "trigger" and all(link.effect.type == "trigger" for link in self.chain)
-            if together and player == self.turn_player and any(link.player != player for link in self.chain):
-                raise IllegalChainError(
-                    f"「{key}」: the turn player's trigger effects go on the chain first, then the opponent's"
-                )
-            if speed == 1 and not together:
-                raise IllegalChainError(f"「{key}」 is spell speed 1 and cannot be chained (§ 咒文速度)")
-            if speed < top.speed and not together:
-                raise IllegalChainError(
-                    f"「{key}」 is spell speed {speed} and cannot chain to 「{top.card}」 (spell speed {top.speed}): "
-                    "a chain link must be of equal or higher speed"
-                )
+        self._check_chain(key, chosen, player, speed)
         if chosen.event:
             self._check_timing(key, chosen)
         for target in targets or []:
             if self.card(target).zone not in ("monster", "spelltrap", "field", "gy", "banished"):
                 raise IllegalActionError(f"「{target}」 is not where it could be targeted")
         if not self.chain:
-            self._events_at_chain_start = len(self.events)
-        used = sum(1 for c in self.cards.values() if c.zone == "spelltrap" and c.controller == player)
-        if (
-            card.spec.kind != MONSTER
-            and card.zone == "hand"
-            and card.spec.type != "field"
-            and used >= SPELL_TRAP_ZONES
-        ):
-            raise IllegalActionError(f"{player}'s spell & trap zones are full")
+            self._chain_start = len(self.timeline.events)
+        if card.spec.kind != MONSTER and card.zone == "hand" and card.spec.type != "field":
+            self._require_room(player, "spelltrap")
         self._pay_costs(card, chosen, player)
         if card.spec.kind != MONSTER and card.zone in ("hand", "deck"):
-            card.zone = "field" if card.spec.type == "field" else "spelltrap"
-            card.face_up = True
+            self.move(
+                key, "field" if card.spec.type == "field" else "spelltrap", "is placed on the field face-up"
+            )
         elif card.spec.kind != MONSTER and not card.face_up:
             card.face_up = True
         if key in self.pending:
@@ -374,17 +465,41 @@ class Duel:
         self.chain.append(link)
         aimed = f" targeting {', '.join('「' + t + '」' for t in targets or [])}" if targets else ""
         self.say(f"chain link {link.number}: {player} activates 「{key}」{aimed} (spell speed {speed})")
-        self._event("activated", key)
+        self._happens("activated", key)
         return link
 
-    def _matching_events(self, key: str, event: str, since: int) -> list[int]:
-        """Indexes of the recent events an effect waits for: `self_X` is X of this very card."""
-        own = event.startswith("self_")
-        names = event.removeprefix("self_").split("|")
-        return [
-            i for i in range(since, len(self.events))
-            if self.events[i][0] in names and (not own or self.events[i][1] == key)
-        ]  # fmt: skip
+    @staticmethod
+    def _effect(card: Card, number: int) -> Effect:
+        # A spell or trap without a modelled effect can still be activated (卡的发动).
+        effects = card.spec.effects or ([Effect(type="spell-trap")] if card.spec.kind != MONSTER else [])
+        if number >= len(effects) or number < 0:
+            raise IllegalActionError(f"「{card.key}」 has no effect number {number + 1}")
+        return effects[number]
+
+    def _check_chain(self, key: str, effect: Effect, player: str, speed: int) -> None:
+        """§ 咒文速度 and § 同时数个效果发动: who may chain what."""
+        waiting = [k for k in self.pending if k != key and self.cards[k].controller == self.turn_player]
+        if not self.chain and key in self.pending and player != self.turn_player and waiting:
+            raise IllegalChainError(
+                f"「{key}」: the turn player's trigger effects go on the chain first, then the opponent's"
+            )
+        if not self.chain:
+            return
+        top = self.chain[-1]
+        # Speed-1 triggers that happened at the same time build one chain
+        # together, the turn player's first (§ 同时数个效果发动).
+        together = effect.type == "trigger" and all(link.effect.type == "trigger" for link in self.chain)
+        if together and player == self.turn_player and any(link.player != player for link in self.chain):
+            raise IllegalChainError(
+                f"「{key}」: the turn player's trigger effects go on the chain first, then the opponent's"
+            )
+        if speed == 1 and not together:
+            raise IllegalChainError(f"「{key}」 is spell speed 1 and cannot be chained (§ 咒文速度)")
+        if speed < top.speed and not together:
+            raise IllegalChainError(
+                f"「{key}」 is spell speed {speed} and cannot chain to 「{top.card}」 (spell speed {top.speed}): "
+                "a chain link must be of equal or higher speed"
+            )
 
     def _check_timing(self, key: str, effect: Effect) -> None:
         """An optional "when" effect (…时，可以) can only be activated if its event
@@ -392,18 +507,14 @@ class Duel:
         the event to have happened since the last chain began."""
         if self.chain:
             return  # chained in response: the window is the chain itself
-        since = self._events_at_chain_start
-        found = self._matching_events(key, effect.event or "", since)
+        found = self.timeline.matching(effect.event or "", key, self._chain_start)
         if not found:
             raise IllegalChainError(f"「{key}」 cannot be activated: {effect.event!r} has not just happened")
-        if effect.optional and effect.wording == "when" and found[-1] != len(self.events) - 1:
+        if effect.optional and effect.wording == "when" and not self.timeline.is_last(found[-1]):
             raise IllegalChainError(
                 f"「{key}」 misses the timing: its event is not the last thing that happened "
-                f"(the last was {self._last_event()})"
+                f"(the last was {self.timeline.last()})"
             )
-
-    def _last_event(self) -> str:
-        return f"{self.events[-1][0]} of 「{self.events[-1][1]}」" if self.events else "nothing"
 
     def _pay_costs(self, card: Card, effect: Effect, player: str) -> None:
         for cost in effect.cost:
@@ -417,12 +528,11 @@ class Duel:
                 )
                 self._check_lp()
             elif "banish_self_until" in cost:
-                card.zone, card.returns_at_end_phase = "banished", True
-                self.say(f"   cost: 「{card.key}」 is banished until the End Phase")
+                self.banish(card.key, "is banished as a cost", until=str(cost["banish_self_until"]))
             elif "discard" in cost:
-                self.move(str(cost["discard"]), "gy", "is discarded as a cost")
+                self.send_to_gy(str(cost["discard"]), "is discarded as a cost")
             elif "tribute" in cost:
-                self.move(str(cost["tribute"]), "gy", "is tributed as a cost")
+                self.send_to_gy(str(cost["tribute"]), "is tributed as a cost")
             else:
                 raise EngineError(f"unknown cost {cost!r}")
 
@@ -433,31 +543,31 @@ class Duel:
         self.say("the chain resolves:")
         while self.chain:
             link = self.chain.pop()
+            self.timeline.next_moment()  # each link is a new moment, even one that changes nothing
             self._resolve_link(link)
             if self.winner:
                 self.say("   the duel is over: the rest of the chain does not resolve")
                 self.chain.clear()
                 return
         self._report_triggers()
-        self._after_change()
+        self.check_replay()
 
     def _report_triggers(self) -> None:
         """What the chain set off: "if" and mandatory triggers may start a new chain;
         an optional "when" trigger whose event was not the last thing misses its timing."""
         self.pending = []
-        since = self._events_at_chain_start
         for card in self.cards.values():
             for effect in card.spec.effects:
-                if effect.type != "trigger" or not effect.event:
+                if effect.type not in ("trigger", "flip") or not effect.event:
                     continue
-                found = self._matching_events(card.key, effect.event, since)
+                found = self.timeline.matching(effect.event, card.key, self._chain_start)
                 if not found:
                     continue
-                if effect.optional and effect.wording == "when" and found[-1] != len(self.events) - 1:
+                if effect.optional and effect.wording == "when" and not self.timeline.is_last(found[-1]):
                     self.missed.append(card.key)
                     self.say(
                         f'   「{card.key}」\'s optional "when" effect misses the timing: its event was not the last '
-                        f"thing to happen (the last was {self._last_event()})"
+                        f"thing to happen (the last was {self.timeline.last()})"
                     )
                 else:
                     kind = "must" if not effect.optional else "may"
@@ -473,10 +583,12 @@ class Duel:
         if link.activation_negated:
             self.say(f"{head} its activation was negated: nothing applies")
             if card.spec.kind != MONSTER and card.on_field:
-                self.move(card.key, "gy", "is sent to the GY (its activation was negated)")
+                self._aftermath(card, "is sent to the GY (its activation was negated)")
             return
-        if link.effect_negated:
-            self.say(f"{head} its effect was negated: nothing applies")
+        lock = self.lock_on(card)
+        if link.effect_negated or lock:
+            why = f"by 「{lock}」's continuous effect" if lock else ""
+            self.say(f"{head} its effect is negated {why}: nothing applies".replace("  :", ":"))
             self._finish_spell_trap(card)
             return
         if card.spec.kind != MONSTER and card.spec.continuous and not card.on_field:
@@ -485,94 +597,81 @@ class Duel:
             )
             return
         targets = [key for key, place in link.targets if self.card(key).place() == place]
-        lost = [key for key, place in link.targets if self.card(key).place() != place]
-        for key in lost:
-            self.say(
-                f"{head} its target 「{key}」 is no longer where it was chosen: it is not that card any more"
-            )
+        for key, place in link.targets:
+            if self.card(key).place() != place:
+                self.say(
+                    f"{head} its target 「{key}」 is no longer where it was chosen: it is not that card any more"
+                )
         if link.targets and not targets:
             self.say(f"{head} no target is left: the effect does not resolve (§4.3.1)")
             self._finish_spell_trap(card)
             return
         self.say(f"{head} resolves")
-        self._apply_ops(card, link.effect, targets, continuous=card.spec.continuous, link=link)
+        if card.spec.continuous:
+            card.applying = True
+        self._apply_ops(card, link.effect, targets, link=link)
         self._finish_spell_trap(card)
 
     def _finish_spell_trap(self, card: Card) -> None:
         if card.spec.kind != MONSTER and not card.spec.continuous and card.on_field:
-            self.move(card.key, "gy", "is sent to the GY after resolving")
+            self._aftermath(card, "is sent to the GY after resolving")
+
+    def _aftermath(self, card: Card, reason: str) -> None:
+        """A spell or trap's own trip to the GY once its link is done: recorded, but
+        not a later moment, so it never makes a trigger miss its timing."""
+        self.move(card.key, "gy", reason)
+        self._happens("sent_to_gy", card.key)
+
+    # --- continuous effects ------------------------------------------------------------
+
+    def lock_on(self, card: Card) -> str | None:
+        """The face-up card whose continuous effect negates this card's effects now
+        (王宫的敕命 for a spell on the field), if any."""
+        for source in self.cards.values():
+            if source.key == card.key or not (source.applying and source.on_field and source.face_up):
+                continue
+            if source.effects_negated:
+                continue
+            for kind in self._locks_of(source):
+                if self._in_class(card, kind):
+                    return source.key
+        return None
+
+    @staticmethod
+    def _locks_of(card: Card) -> list[str]:
+        return [
+            op["target"]
+            for effect in card.spec.effects
+            for op in effect.ops
+            if "negate_effects" in op and op.get("target") in CLASSES
+        ]
+
+    @staticmethod
+    def _in_class(card: Card, kind: str) -> bool:
+        if kind == "spells":
+            return card.spec.kind == SPELL and card.on_field
+        if kind == "traps":
+            return card.spec.kind == TRAP and card.on_field
+        return card.spec.kind == MONSTER and card.zone == "monster" and card.face_up
 
     # --- what effects do ----------------------------------------------------------------
 
-    def _apply_ops(
-        self, card: Card, effect: Effect, targets: list[str], continuous: bool, link: ChainLink | None = None
-    ) -> None:
-        for op in effect.ops:
+    def _apply_ops(self, card: Card, effect: Effect, targets: list[str], link: ChainLink | None) -> None:
+        """The operations of an effect: together (one moment) or, for an effect
+        written with 那之后 / "then", one after another (a moment each)."""
+        for number, op in enumerate(effect.ops):
             if self.winner:
                 return
-            chosen = self._op_targets(op, card, targets)
-            if "modify" in op:
-                for key in chosen:
-                    self._modify(card, key, op, continuous or effect.type == "continuous")
-            elif "destroy" in op:
-                for key in chosen:
-                    if self.card(key).on_field:
-                        self.move(key, "gy", f"is destroyed by 「{card.key}」")
-                        self._event("destroyed", key)
-            elif "banish" in op:
-                for key in chosen:
-                    self.move(key, "banished", f"is banished by 「{card.key}」")
-                    self._event("banished", key)
-            elif "special_summon" in op:
-                for key in chosen:
-                    # To its owner's field, or with `to: self` to the summoning player's.
-                    controller = card.controller if op.get("to") == "self" else self.card(key).owner
-                    self.special_summon(key, op.get("position", "attack"), controller=controller)
-            elif "negate_activation" in op:
-                below = self._link_below(link)
-                below.activation_negated = True
-                self._event("negated", below.card)
-                self.say(f"   the activation of 「{below.card}」 (link {below.number}) is negated")
-            elif "negate_effect" in op:
-                below = self._link_below(link)
-                below.effect_negated = True
-                self._event("negated", below.card)
-                self.say(f"   the effect of 「{below.card}」 (link {below.number}) is negated")
-            elif "negate_effects" in op:
-                for key in chosen:
-                    self.negate_effects_of(key)
-            elif "flip_face_down" in op:
-                for key in chosen:
-                    self.flip_face_down(key)
-            elif "damage" in op:
-                self._damage_many(self._players(op.get("to", "opponent"), card.controller), int(op["damage"]))
-            elif "lose_lp" in op:
-                for player in self._players(op.get("to", "opponent"), card.controller):
-                    self._lose(player, int(op["lose_lp"]), "LP loss (not damage)")
-            elif "draw" in op:
-                self.draw_cards(card.controller, int(op["draw"]))
-            elif "change_position" in op:
-                for key in chosen:
-                    self.change_position(key)
+            if number and (effect.order == "sequential" or op.get("then")):
+                self.timeline.next_moment()
+            name = next(n for n in OPERATIONS if n in op)
+            OPERATIONS[name](self, card, op, self._op_targets(name, op, card, targets), link)
 
-    def _damage_many(self, players: list[str], amount: int) -> None:
-        # Damage to both players from one effect lands at once: both at 0 is a draw.
-        for player in players:
-            p = self.players[player]
-            p.lp = max(0, p.lp - amount)
-            self.say(f"   {player} takes {amount} effect damage → LP {p.lp}")
-            self._event("damaged", player)
-        self._check_lp()
-
-    def _players(self, who: str, controller: str) -> list[str]:
-        return {"opponent": [self.opponent(controller)], "self": [controller], "both": ["A", "B"]}[who]
-
-    def _op_targets(self, op: dict, card: Card, targets: list[str]) -> list[str]:
+    def _op_targets(self, name: str, op: dict, card: Card, targets: list[str]) -> list[str]:
         """The cards an operation acts on: `target:` names them (target, self,
-        all_monsters, equipped, attacker or a card); else the chosen targets, or
-        the card itself for a monster's own effect."""
-        name = next((n for n in CARD_OPERATIONS if n in op), None)
-        if name is None:
+        all_monsters, equipped, attacker, a class or a card); else the chosen
+        targets, or the card itself for a monster's own effect."""
+        if name not in CARD_OPERATIONS:
             return []
         value = op[name]
         who = op.get("target") or (value if name != "modify" and isinstance(value, str) else "target")
@@ -582,15 +681,18 @@ class Duel:
             return [card.key]
         if who == "all_monsters":
             return [c.key for c in self.cards.values() if c.zone == "monster"]
+        if who in CLASSES:
+            return [c.key for c in self.cards.values() if self._in_class(c, who)]
         if who == "equipped":
             return [card.equipped_to] if card.equipped_to else targets
         if who == "attacker":
-            return [self.attack.attacker] if self.attack else []
+            return [self.battle.attacker] if self.battle else []
         if who in self.cards:
             return [who]
         raise EngineError(f"「{card.key}」: unknown target {who!r}")
 
-    def _modify(self, source: Card, key: str, op: dict, continuous: bool) -> None:
+    def modify(self, source: Card, key: str, op: dict, continuous: bool) -> None:
+        """Change a face-up monster's ATK/DEF (§4.3.3.6): one Modifier per stat."""
         target = self.card(key)
         if target.zone != "monster" or not target.face_up:
             self.say(f"   「{key}」 is not a face-up monster: its ATK/DEF cannot change")
@@ -598,172 +700,63 @@ class Duel:
         layer = CONTINUOUS if continuous else ACTIVATED
         if continuous and source.spec.kind != MONSTER and source.spec.type == "equip":
             source.equipped_to = key
-        stats = ["atk", "def"] if op["modify"] == "both" else [op["modify"]]
-        for stat in stats:
+        for stat in ["atk", "def"] if op["modify"] == "both" else [op["modify"]]:
             before = current_value(self._printed(target, stat), target.modifiers, stat)
-            original = original_value(self._printed(target, stat), target.modifiers, stat)
-            mod = Modifier(
-                stat,
-                "add",
-                layer,
-                source.key,
-                self._next(),
-                from_own_effect=source.key == key and layer == ACTIVATED,
-            )
-            if "by" in op:
-                mod.amount = int(op["by"])
-            elif "set" in op:
-                mod.kind = "set"
-                if layer == ACTIVATED:
-                    mod.fixed = resolve_amount(op["set"], before, original)
-                else:
-                    mod.rule = str(op["set"])
-            elif "original" in op:
-                mod.kind = "original"
-                # §4.3.3.6.2: halving or doubling a 「?」 original counts it as 0.
-                base = 0 if self._printed(target, stat) is None else original
-                rule = op["original"]
-                mod.fixed = resolve_amount(
-                    f"{rule}_original" if rule in ("half", "double") else rule, before, base
-                )
+            mod = self._modifier(source, target, stat, op, layer, before)
             target.modifiers.append(mod)
             after = current_value(self._printed(target, stat), target.modifiers, stat)
             self.say(f"   「{key}」 {stat.upper()} {before} → {after}: {mod.describe()} by 「{source.key}」")
-            self._event(f"{stat}_changed", key)
+            self._happens(f"{stat}_changed", key)
+
+    def _modifier(self, source: Card, target: Card, stat: str, op: dict, layer: str, before: int) -> Modifier:
+        original = original_value(self._printed(target, stat), target.modifiers, stat)
+        mod = Modifier(
+            stat,
+            "add",
+            layer,
+            source.key,
+            self._next(),
+            from_own_effect=source.key == target.key and layer == ACTIVATED,
+        )
+        if "by" in op:
+            mod.amount = int(op["by"])
+        elif "set" in op:
+            mod.kind = "set"
+            if layer == ACTIVATED:
+                mod.fixed = resolve_amount(op["set"], before, original)
+            else:
+                mod.rule = str(op["set"])
+        elif "original" in op:
+            mod.kind = "original"
+            # §4.3.3.6.2: halving or doubling a 「?」 original counts it as 0.
+            base = 0 if self._printed(target, stat) is None else original
+            rule = op["original"]
+            mod.fixed = resolve_amount(
+                f"{rule}_original" if rule in ("half", "double") else rule, before, base
+            )
+        return mod
 
     @staticmethod
     def _printed(card: Card, stat: str) -> int | None:
         return card.spec.atk if stat == "atk" else card.spec.defense
 
-    def _link_below(self, link: ChainLink | None) -> ChainLink:
-        # Resolution is last-in first-out, so the link below is still on the chain.
-        below = [other for other in self.chain if link and other.number == link.number - 1]
-        if not below:
-            raise IllegalChainError("there is no chain link below this one to negate")
-        return below[0]
-
-    # --- battle -------------------------------------------------------------------------
+    # --- battle (engine/battle.py) -------------------------------------------------------
 
     def declare_attack(self, attacker: str, target: str | None = None) -> None:
-        self._require_not_over()
-        card = self.card(attacker)
-        if card.zone != "monster" or not card.face_up or card.position != "attack":
-            raise IllegalActionError(
-                f"「{attacker}」 is not a face-up attack-position monster and cannot attack"
-            )
-        if card.attacked:
-            raise IllegalActionError(f"「{attacker}」 has already attacked this turn (§6.3.4.2)")
-        defender_side = self.opponent(card.controller)
-        if target is None and self.monsters(defender_side):
-            raise IllegalActionError("a direct attack needs the opponent to control no monsters")
-        if target is not None and self.card(target).zone != "monster":
-            raise IllegalActionError(f"「{target}」 is not a monster on the field and cannot be attacked")
-        card.attacked = True
-        self.step = "battle"
-        self.attack = Attack(attacker, target, frozenset(c.key for c in self.monsters(defender_side)))
-        aim = f"「{target}」" if target else f"{defender_side} directly"
-        self.say(f"{card.controller}'s 「{attacker}」 declares an attack on {aim}")
-        self._event("attack_declared", attacker)
+        battle.declare_attack(self, attacker, target)
 
-    def _after_change(self) -> None:
+    def check_replay(self) -> None:
         """After each resolved chain or action: a replay check in the battle step (§6.3.4.2.1)."""
-        if self.attack is None or self.step != "battle" or self.chain:
-            return
-        attacker = self.cards.get(self.attack.attacker)
-        if attacker is None or attacker.zone != "monster":
-            self.say("   the attacker has left the field: the attack ends, no replay")
-            self.attack = None
-            return
-        side = self.opponent(attacker.controller)
-        now = frozenset(c.key for c in self.monsters(side))
-        if now != self.attack.opponents:
-            self.attack.replay = True
-            self.replays += 1
-            self.attack.opponents = now
-            self.say(
-                "   the opponent's monsters changed after the attack was declared: replay (卷回, §6.3.4.2.1)"
-            )
+        battle.check_replay(self)
 
     def retarget(self, target: str | None) -> None:
-        """After a replay the attacker chooses again (this is not an attack declaration)."""
-        if self.attack is None or not self.attack.replay:
-            raise IllegalActionError("a new attack target can only be chosen after a replay")
-        self.attack.target = target
-        self.attack.replay = False
-        self.say(f"   「{self.attack.attacker}」 now attacks " + (f"「{target}」" if target else "directly"))
+        battle.retarget(self, target)
 
-    def damage_step(self) -> None:
-        """Flip a face-down defender, calculate damage, destroy at the end (§6.3.4.3)."""
-        self._require_not_over()
-        if self.attack is None:
-            raise IllegalActionError("no attack is under way")
-        if self.attack.replay:
-            raise IllegalActionError(
-                "a replay happened: choose the attack target again before the damage step"
-            )
-        self.step = "damage"
-        attacker = self.card(self.attack.attacker)
-        self.say("damage step:")
-        if self.attack.target is None:
-            amount = self.atk(attacker.key)
-            self.say(f"   direct attack: {amount} battle damage")
-            self._lose(self.opponent(attacker.controller), amount, "battle damage")
-            self._end_battle([])
-            return
-        defender = self.card(self.attack.target)
-        if not defender.face_up:
-            defender.face_up = True
-            self.say(
-                f"   before damage calculation 「{defender.key}」 is turned face-up in defense position (§6.3.4.3.2)"
-            )
-            self._event("flipped_face_up", defender.key)
-        a = self.atk(attacker.key)
-        destroyed: list[str] = []
-        if defender.position == "attack":
-            d = self.atk(defender.key)
-            self.say(f"   damage calculation: ATK {a} against ATK {d}")
-            if a == d == 0:
-                self.say("   0 against 0: no damage, neither monster is destroyed (§6.3.4.3.3.1)")
-            elif a > d:
-                destroyed = [defender.key]
-                self._lose(defender.controller, a - d, "battle damage")
-            elif a < d:
-                destroyed = [attacker.key]
-                self._lose(attacker.controller, d - a, "battle damage")
-            else:
-                destroyed = [attacker.key, defender.key]
-                self.say("   equal ATK: both are destroyed, no damage")
-        else:
-            d = self.defense(defender.key)
-            self.say(f"   damage calculation: ATK {a} against DEF {d}")
-            if a > d:
-                destroyed = [defender.key]
-                self.say("   the defender is destroyed; no damage to a defense-position monster's controller")
-            elif a < d:
-                self._lose(attacker.controller, d - a, "battle damage")
-            else:
-                self.say("   equal: no damage, nothing destroyed")
-        self._end_battle(destroyed)
+    def stop_attack(self) -> None:
+        battle.stop_attack(self)
 
-    def _end_battle(self, destroyed: list[str]) -> None:
-        if destroyed:
-            self.say("   end of the damage step: monsters destroyed by battle go to the GY")
-        for key in destroyed:
-            self.move(key, "gy", "is destroyed by battle")
-            self._event("destroyed_by_battle", key)
-        self.attack = None
-        self.step = "battle_end"
-
-    # --- the end of the turn ----------------------------------------------------------
-
-    def end_phase(self) -> None:
-        self.say("end phase:")
-        for card in self.cards.values():
-            if card.returns_at_end_phase and card.zone == "banished":
-                card.returns_at_end_phase = False
-                card.zone = "monster" if card.spec.kind == MONSTER else "spelltrap"
-                self.say(f"   「{card.key}」 returns to the field")
-        self.step = "end"
+    def damage_step(self, until: str | None = None) -> None:
+        battle.damage_step(self, until)
 
     def _require_not_over(self) -> None:
         if self.winner:
@@ -787,4 +780,6 @@ class Duel:
             "missed": self.missed,
             "replays": self.replays,
             "resolved": self.resolved,
+            "turn": self.turn.number,
+            "phase": self.turn.phase,
         }

@@ -1,0 +1,141 @@
+"""What the rules allow at a given point of the turn, each refusal naming its rule.
+
+The turn is tracked always; the phase, and whose turn it is for activating
+spells, only when a situation states where it starts (`start.phase`), so
+situations written before phases existed replay as they did. Each check raises IllegalActionError with the passage that says so.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING
+
+from .cards import MONSTER, SPELL, TRAP, Effect
+from .errors import IllegalActionError
+
+if TYPE_CHECKING:
+    from .duel import Card, Duel
+
+PHASES = ("draw", "standby", "main1", "battle", "main2", "end")
+MAIN_PHASES = ("main1", "main2")
+# The damage step's five timings, in order (§6.3.4.3/7).
+DAMAGE_STEP = ("start", "before_calculation", "calculation", "after_calculation", "end")
+
+
+@dataclass
+class Turn:
+    number: int = 1
+    player: str = "A"
+    phase: str | None = None  # None: the situation does not say, so phases are not checked
+    normal_summoned: set[str] = field(default_factory=set)  # players who used their normal summon
+
+
+def illegal(what: str, rule: str) -> IllegalActionError:
+    return IllegalActionError(f"illegal: {what} ({rule})")
+
+
+def check_phase_change(turn: Turn, phase: str) -> None:
+    if phase not in PHASES:
+        raise illegal(f"there is no phase {phase!r} (phases: {', '.join(PHASES)})", "§6.3")
+    if turn.phase is not None and PHASES.index(phase) <= PHASES.index(turn.phase):
+        raise illegal(f"the turn cannot go back from the {turn.phase} phase to the {phase} phase", "§6.3")
+
+
+def check_normal_summon(duel: Duel, card: Card) -> None:
+    """§3.2.2.1: in your own main phase, from the hand, once per turn."""
+    player = card.controller
+    if card.zone != "hand":
+        raise illegal(
+            f"「{card.key}」 is not in the hand: a normal summon or set is made from the hand", "§3.2.2.1/1"
+        )
+    if player != duel.turn.player:
+        raise illegal(f"{player} cannot normal summon on the opponent's turn", "§3.2.2.1/1")
+    if duel.turn.phase is not None and duel.turn.phase not in MAIN_PHASES:
+        raise illegal(
+            f"a normal summon is made in a main phase, not the {duel.turn.phase} phase", "§3.2.2.1/1"
+        )
+    if player in duel.turn.normal_summoned:
+        raise illegal(f"{player} has already normal summoned or set this turn", "§3.2.2.1/2")
+
+
+def check_flip_summon(duel: Duel, card: Card) -> None:
+    """A face-down monster the turn player did not set or summon this turn."""
+    if card.zone != "monster" or card.face_up:
+        raise illegal(f"「{card.key}」 is not a face-down monster", "§6.3.3/2")
+    if card.controller != duel.turn.player:
+        raise illegal(f"{card.controller} cannot flip summon on the opponent's turn", "§6.3.3/2")
+    if duel.turn.phase is not None and duel.turn.phase not in MAIN_PHASES:
+        raise illegal(f"a flip summon is made in a main phase, not the {duel.turn.phase} phase", "§6.3.3/2")
+    if card.placed_turn == duel.turn.number:
+        raise illegal(
+            f"「{card.key}」 was set or summoned this turn and cannot be flip summoned",
+            "rulings/玩家意志变更表示形式/8",
+        )
+
+
+def check_attack(duel: Duel, card: Card) -> None:
+    """§6.3.4.2: attacks are declared in the battle phase's battle step, on your own turn."""
+    if card.controller != duel.turn.player:
+        raise illegal(f"{card.controller} cannot attack on the opponent's turn", "§6.3.4.2/1")
+    if duel.turn.phase is not None and duel.turn.phase != "battle":
+        raise illegal(
+            f"attacks are declared in the battle phase, not the {duel.turn.phase} phase", "§6.3.4.2/1"
+        )
+
+
+def check_activation(duel: Duel, card: Card, effect: Effect, player: str) -> None:
+    """A card's own activation conditions: whose turn, which phase, set this turn."""
+    # Whose turn it is matters once a situation says where in the turn it starts;
+    # the situations written before that keep replaying as they did.
+    own_turn = player == duel.turn.player or duel.turn.phase is None
+    speed = card.spec.speed(effect)
+    if card.spec.kind == SPELL and card.zone == "hand" and card.spec.type == "quick-play" and not own_turn:
+        raise illegal(
+            "a quick-play spell is activated from the hand only on its player's own turn", "tournament/116"
+        )
+    if card.spec.kind == SPELL and speed == 1 and not own_turn:
+        raise illegal(
+            f"「{card.key}」 is spell speed 1: only the turn player activates it, in a main phase", "§6.3.3/2"
+        )
+    if (
+        card.spec.kind == SPELL
+        and speed == 1
+        and duel.turn.phase is not None
+        and duel.turn.phase not in MAIN_PHASES
+    ):
+        raise illegal(f"「{card.key}」 is spell speed 1 and is activated in a main phase", "§6.3.3/2")
+    set_this_turn = card.zone == "spelltrap" and not card.face_up and card.placed_turn == duel.turn.number
+    if set_this_turn and (card.spec.kind == TRAP or card.spec.type == "quick-play"):
+        raise illegal(
+            f"「{card.key}」 was set this turn and cannot be activated until the next turn",
+            "rulings/也当作陷阱卡使用的陷阱怪兽/13",
+        )
+    if duel.battle and duel.battle.timing:
+        check_damage_step(duel, card, effect, duel.battle.timing)
+
+
+def check_damage_step(duel: Duel, card: Card, effect: Effect, timing: str) -> None:
+    """§6.3.4.3: in the damage step only counter traps, negations, triggers, ATK/DEF
+    changes (until damage calculation) and effects that name the timing."""
+    if effect.damage_step:
+        if effect.damage_step != timing:
+            raise illegal(
+                f"「{card.key}」 is activated at the damage step's {effect.damage_step.replace('_', ' ')}, "
+                f"not its {timing.replace('_', ' ')}",
+                "§6.3.4.3/6",
+            )
+        return
+    names = {name for op in effect.ops for name in op}
+    if card.spec.speed(effect) == 3 or names & {"negate_activation", "negate_effect"}:
+        return
+    if effect.type in ("trigger", "flip"):
+        return
+    if "modify" in names:
+        if DAMAGE_STEP.index(timing) <= DAMAGE_STEP.index("before_calculation"):
+            return
+        raise illegal(
+            f"「{card.key}」 changes ATK/DEF, which is possible only until before damage calculation",
+            "§6.3.4.3/2",
+        )
+    kind = "monster effect" if card.spec.kind == MONSTER else f"{card.spec.type} {card.spec.kind}"
+    raise illegal(f"「{card.key}」 ({kind}) cannot be activated in the damage step", "§6.3.4.3/1")
