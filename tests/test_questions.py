@@ -48,3 +48,32 @@ def test_a_curated_question_finds_its_passage(kb, seed):
     sample = random.Random(seed).sample(pairs, 20)
     found = sum(pid in {h.id for h in search(kb, q, limit=5)} for pid, q in sample)
     assert found >= 12, found
+
+
+def test_no_curated_question_repeats_an_evaluation_question():
+    """The question sets in benchmarks/ (and ../shared/eval) measure retrieval; a
+    curated question that repeats one of them would measure nothing."""
+    import json
+    import re
+
+    from rapidfuzz import fuzz, process
+
+    from conftest import ROOT
+
+    def squashed(text: str) -> str:
+        return re.sub(r"[\s\W_]+", "", text.lower())
+
+    curated_forms = [squashed(q) for questions in curated().values() for q in questions]
+    files = [*(ROOT / "benchmarks" / "questions").glob("*.jsonl"), ROOT.parent / "shared/eval/dev_questions.jsonl"]
+    asked = [
+        json.loads(line)["q"]
+        for path in files
+        if path.is_file()
+        for line in path.read_text(encoding="utf-8").splitlines()
+        if line.strip() and "expect" in json.loads(line)
+    ]
+    assert len(asked) >= 400
+    repeats = [
+        q for q in asked if process.extractOne(squashed(q), curated_forms, scorer=fuzz.ratio, score_cutoff=90)
+    ]
+    assert not repeats, repeats[:5]
