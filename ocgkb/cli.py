@@ -407,7 +407,9 @@ def replay(ctx: click.Context, path: Path | None, as_json: bool, quiet: bool) ->
     each missed timing with its reason, and the final state.
 
     PATH is a file, a folder, or the name of a scenario in the curated
-    knowledge (kb/scenarios/, or --kb-dir's); without it, every one is replayed. Exits 1 when a replay ends otherwise
+    knowledge (kb/scenarios/, or --kb-dir's); without it, every one is replayed.
+    Every file gets a line (pass, mismatch or malformed, with the reason) and a
+    summary follows. Exits with the worst result: 1 when a replay ends otherwise
     than its file states, 2 when a file is malformed.
 
     \b
@@ -417,19 +419,20 @@ def replay(ctx: click.Context, path: Path | None, as_json: bool, quiet: bool) ->
       ocgkb replay -q
     """
     from . import paths
-    from .scenario import read_scenario, resolve_scenarios
-    from .scenario import replay as run
+    from .scenario import ScenarioError, replay_files, resolve_scenarios, worst_exit
 
     kb_dir = ctx.find_root().obj["kb_dir"] or paths.kb_dir()
-    results = [run(read_scenario(file)) for file in resolve_scenarios(path, kb_dir)]
+    files = resolve_scenarios(path, kb_dir)
+    outcomes = replay_files(files)
+    if len(outcomes) == 1 and outcomes[0].status == "malformed":
+        raise ScenarioError(outcomes[0].reason)  # one file: its one-line error
     if as_json:
-        click.echo(json.dumps([r.as_dict() for r in results], ensure_ascii=False, indent=None))
+        click.echo(json.dumps([o.as_dict() for o in outcomes], ensure_ascii=False, indent=None))
     else:
         from .render import render_replay
 
-        click.echo(render_replay(results, quiet))
-    if any(not r.passed for r in results):
-        sys.exit(1)
+        click.echo(render_replay(outcomes, quiet))
+    sys.exit(worst_exit(outcomes))
 
 
 @main.command()

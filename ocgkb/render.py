@@ -271,16 +271,21 @@ def _final_state(state: dict) -> list[str]:
     return lines
 
 
-def render_replay(results: list, quiet: bool = False) -> str:
+def render_replay(outcomes: list, quiet: bool = False) -> str:
+    """Each scenario's verdict, its log unless quiet, and a summary."""
+    marks = {
+        "pass": click.style("PASS", fg="green", bold=True),
+        "mismatch": click.style("FAIL", fg="red", bold=True),
+        "malformed": click.style("MALFORMED", fg="yellow", bold=True),
+    }
     out = []
-    for result in results:
-        mark = (
-            click.style("PASS", fg="green", bold=True)
-            if result.passed
-            else click.style("FAIL", fg="red", bold=True)
-        )
+    for outcome in outcomes:
+        result = outcome.replay
+        if result is None:
+            out.append(f"{marks['malformed']} {outcome.file.name}: {outcome.reason}")
+            continue
         cites = ", ".join(result.scenario.replays)
-        out.append(f"{mark} {result.scenario.title}  [{result.scenario.path.name}; replays {cites}]")
+        out.append(f"{marks[outcome.status]} {result.scenario.title}  [{outcome.file.name}; replays {cites}]")
         if quiet and result.passed:
             continue
         if not quiet:
@@ -289,6 +294,8 @@ def render_replay(results: list, quiet: bool = False) -> str:
         for mismatch in result.mismatches:
             out.append(click.style(f"     ✗ {mismatch}", fg="red"))
         out.append("")
-    passed = sum(r.passed for r in results)
-    out.append(f"{passed} passed, {len(results) - passed} failed")
+    counts = {
+        status: sum(o.status == status for o in outcomes) for status in ("pass", "mismatch", "malformed")
+    }
+    out.append(f"{counts['pass']} passed, {counts['mismatch']} failed, {counts['malformed']} malformed")
     return "\n".join(out)
