@@ -1,7 +1,8 @@
 """Battle (§6.3.4): the attack declaration, replay and the damage step's five timings.
 
 The damage step runs timing by timing (rules.DAMAGE_STEP): start, before damage
-calculation, damage calculation, after damage calculation, end. A scenario may
+calculation, damage calculation (its 伤害计算时 effects first, then the
+calculation as the step moves on), after damage calculation, end. A scenario may
 stop at any of them to activate what §6.3.4.3 allows there; `damage_step` with
 no timing runs all that remain. When the attack target has left the field before
 damage calculation, no damage is calculated and the battle ends (§6.3.4.3.3/4);
@@ -150,6 +151,13 @@ def _before_calculation(duel: Duel, attack: Attack) -> None:
 
 
 def _calculation(duel: Duel, attack: Attack) -> None:
+    """The timing of damage calculation: effects that say 伤害计算时 are activated
+    and resolved first (§6.3.4.3.3/2); the calculation itself follows as the
+    damage step moves on (`_calculate`)."""
+    duel.say("   damage calculation (§6.3.4.3.3): 伤害计算时 effects first, then the calculation")
+
+
+def _calculate(duel: Duel, attack: Attack) -> None:
     attacker = duel.card(attack.attacker)
     if attacker.zone != "monster" or (attack.target is not None and not _still_there(duel, attack)):
         gone = attack.attacker if attacker.zone != "monster" else attack.target
@@ -158,7 +166,7 @@ def _calculation(duel: Duel, attack: Attack) -> None:
     attack.calculated = True
     a = duel.atk(attacker.key)
     if attack.target is None:
-        duel.say(f"   damage calculation: direct attack, {a} battle damage")
+        duel.say(f"   direct attack: {a} battle damage")
         duel.damage([duel.opponent(attacker.controller)], a, "battle damage")
         return
     defender = duel.card(attack.target)
@@ -170,7 +178,7 @@ def _calculation(duel: Duel, attack: Attack) -> None:
 
 def _attack_position(duel: Duel, attack: Attack, a: int, d: int) -> None:
     attacker, defender = duel.card(attack.attacker), duel.card(attack.target or "")
-    duel.say(f"   damage calculation: ATK {a} against ATK {d}")
+    duel.say(f"   ATK {a} against ATK {d}")
     if a == d == 0:
         duel.say("   0 against 0: no damage, neither monster is destroyed (§6.3.4.3.3.1)")
     elif a > d:
@@ -186,7 +194,7 @@ def _attack_position(duel: Duel, attack: Attack, a: int, d: int) -> None:
 
 def _defense_position(duel: Duel, attack: Attack, a: int, d: int) -> None:
     attacker = duel.card(attack.attacker)
-    duel.say(f"   damage calculation: ATK {a} against DEF {d}")
+    duel.say(f"   ATK {a} against DEF {d}")
     if a > d:
         attack.destroyed = [attack.target or ""]
         duel.say("   the defender is destroyed; no damage to a defense-position monster's controller")
@@ -197,9 +205,12 @@ def _defense_position(duel: Duel, attack: Attack, a: int, d: int) -> None:
 
 
 def _after_calculation(duel: Duel, attack: Attack) -> None:
+    _calculate(duel, attack)
+    if duel.winner or not attack.calculated:
+        return
     duel.say("   after damage calculation (§6.3.4.3.4)")
     defender = duel.cards.get(attack.target) if attack.target else None
-    if defender and any(e.type == "flip" for e in defender.spec.effects) and attack.calculated:
+    if defender and any(e.type == "flip" for e in defender.spec.effects):
         duel.pending.append(defender.key)
         duel.say(f"   「{defender.key}」's FLIP effect is activated now (§6.3.4.3.4/2)")
 

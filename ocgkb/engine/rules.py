@@ -39,6 +39,9 @@ def check_phase_change(turn: Turn, phase: str) -> None:
         raise illegal(f"there is no phase {phase!r} (phases: {', '.join(PHASES)})", "§6.3")
     if turn.phase is not None and PHASES.index(phase) <= PHASES.index(turn.phase):
         raise illegal(f"the turn cannot go back from the {turn.phase} phase to the {phase} phase", "§6.3")
+    if phase == "main2" and turn.phase in ("draw", "standby", "main1"):
+        # After main phase 1 the turn player chooses the battle phase or the end phase.
+        raise illegal("main phase 2 comes only after a battle phase", "§6.3.3/3")
 
 
 def check_normal_summon(duel: Duel, card: Card) -> None:
@@ -128,7 +131,12 @@ def check_damage_step(duel: Duel, card: Card, effect: Effect, timing: str) -> No
     names = {name for op in effect.ops for name in op}
     if card.spec.speed(effect) == 3 or names & {"negate_activation", "negate_effect"}:
         return
-    if effect.type in ("trigger", "flip"):
+    if effect.type == "flip":
+        # Turned face-up before damage calculation, a FLIP effect waits until after it (§6.3.4.3.2/1).
+        if DAMAGE_STEP.index(timing) >= DAMAGE_STEP.index("after_calculation"):
+            return
+        raise illegal(f"「{card.key}」's FLIP effect is activated after damage calculation", "§6.3.4.3.2/1")
+    if effect.type == "trigger":
         return
     if "modify" in names:
         if DAMAGE_STEP.index(timing) <= DAMAGE_STEP.index("before_calculation"):
