@@ -179,6 +179,8 @@ def _refresh_statistics(conn: sqlite3.Connection, added_vocabulary: Counter) -> 
         for column in ("words", "grams", "context", "asked")
     }
     conn.execute("UPDATE meta SET value = ? WHERE key = 'average_tokens'", (json.dumps(average),))
+    total = conn.execute("SELECT sum(df) FROM vocabulary").fetchone()[0]
+    conn.execute("INSERT OR REPLACE INTO meta(key, value) VALUES ('vocabulary_total', ?)", (str(total),))
 
 
 def synthetic_share(ids: list[str]) -> float:

@@ -610,6 +610,7 @@ def _write(tmp: Path, **parts) -> None:
     db["meta"].insert({"key": "average_tokens", "value": json.dumps(average)})
     vocabulary: Counter = parts["vocabulary"]
     db["vocabulary"].insert_all(({"term": t, "df": n} for t, n in sorted(vocabulary.items())), pk="term")
+    db["meta"].insert({"key": "vocabulary_total", "value": str(sum(vocabulary.values()) or 1)})
     db["meta"].insert(
         {"key": "report", "value": json.dumps(report.as_dict(), ensure_ascii=False)}, replace=True
     )
@@ -806,7 +807,7 @@ def load_synonyms(kb_dir: Path, normalize: Normalizer) -> dict:
     """kb/synonyms.yaml in search form: `synonyms` (how people ask → the texts'
     words) and `ignore` (question words not worth searching); and kb/glossary.yaml:
     `glossary` (English game vocabulary → the texts' words, matched as whole words)."""
-    from .curated import read_mapping
+    from .glossary import Glossary
 
     data = read_mapping(kb_dir / "synonyms.yaml", missing_ok=True)
     glossary = read_mapping(kb_dir / "glossary.yaml", missing_ok=True).get("glossary") or {}
@@ -827,7 +828,8 @@ def load_synonyms(kb_dir: Path, normalize: Normalizer) -> dict:
         }
     except (AttributeError, TypeError) as exc:
         raise OntologyError(f"cannot read {kb_dir}/synonyms.yaml or glossary.yaml: {exc}") from exc
-    return {"synonyms": synonyms, "ignore": ignore, "glossary": english, "slang": slang}
+    # Stored read to use: the query side never lemmatizes the glossary's own keys.
+    return {"synonyms": synonyms, "ignore": ignore, "glossary": Glossary(english).stored(), "slang": slang}
 
 
 def _counts(passages, sections, names, dates, ontology, concept_rows, links) -> dict[str, int]:

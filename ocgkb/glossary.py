@@ -68,6 +68,18 @@ class Glossary:
                 self.phrases.setdefault(phrase, []).extend(t for t in targets if t)
         self.longest = max(map(len, self.phrases), default=0)
 
+    def stored(self) -> dict:
+        """What `from_stored` needs, computed once at build time."""
+        return {"phrases": [[list(p), t] for p, t in self.phrases.items()], "known": sorted(self.known)}
+
+    @classmethod
+    def from_stored(cls, data: dict) -> Glossary:
+        glossary = cls({})
+        glossary.phrases = {tuple(words): targets for words, targets in data.get("phrases", [])}
+        glossary.known = set(data.get("known", []))
+        glossary.longest = max(map(len, glossary.phrases), default=0)
+        return glossary
+
     def lemma(self, word: str) -> str:
         """The glossary's base form of an inflected word: chains → chain, banished →
         banish, destroying → destroy, stopped → stop, copies → copy; else the word."""

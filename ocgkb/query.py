@@ -21,7 +21,7 @@ from .names import NameScanner, card_token
 from .normalize import squash
 from .ontology import Ontology
 from .store import KnowledgeBase
-from .tokenize import bigrams, query_words, split_query
+from .tokenize import MAX_WORD, bigrams, cjk_runs, latin_words, query_words, split_query
 
 MAX_QUERY = 300
 _LATIN = re.compile(r"[a-z0-9 ./'-]+")
@@ -52,6 +52,7 @@ def plan_query(kb: KnowledgeBase, question: str) -> QueryPlan:
         raise QueryError(f"the query is {len(question)} characters long; ask in at most {MAX_QUERY}")
     text = kb.normalize(question)
     vocabulary = kb.vocabulary
+    vocabulary.prefetch(_pieces(text))
     ignore = _query_lists(str(kb.path), kb.fingerprint)["ignore"]
     whole, inner = split_query(text, vocabulary, kb.vocabulary_total)
     words = [w for w in whole if w not in ignore]
@@ -87,6 +88,15 @@ def plan_query(kb: KnowledgeBase, question: str) -> QueryPlan:
     ]
     grams = [g for g in dict.fromkeys(bigrams(text)) if len(g) == 2]
     return QueryPlan(text, words, expansion_words, inner, grams, concepts, cards)
+
+
+def _pieces(text: str) -> list[str]:
+    """Every piece of the question segmentation may ask the vocabulary about."""
+    pieces = latin_words(text)
+    for run in cjk_runs(text):
+        for start in range(len(run)):
+            pieces += [run[start:end] for end in range(start + 2, min(start + MAX_WORD, len(run)) + 1)]
+    return pieces
 
 
 def _translate(text: str, synonyms: dict[str, list[str]]) -> list[str]:
@@ -162,7 +172,7 @@ def _query_lists(path: str, fingerprint: str) -> dict:
     return {
         "synonyms": longest_first,
         "ignore": set(lists.get("ignore", [])),
-        "glossary": Glossary(lists.get("glossary", {})),
+        "glossary": Glossary.from_stored(lists.get("glossary", {})),
         "slang": lists.get("slang", {}),
     }
 

@@ -318,6 +318,15 @@ class Candidate:
         return self.fields[0][0].keys() | self.fields[3][0].keys()
 
 
+def warm(kb: KnowledgeBase) -> int:
+    """Read what ranking needs of every passage now, as a long-running process (a
+    server) would over its first questions; returns how many passages."""
+    rowids = [r[0] for r in kb.query("SELECT rowid FROM passages")]
+    for start in range(0, len(rowids), 5000):
+        _read_candidates(kb, rowids[start : start + 5000])
+    return len(rowids)
+
+
 def _read_candidates(kb: KnowledgeBase, rowids: list[int]) -> dict[int, Candidate]:
     """Candidates by rowid: those not yet read in this process in three queries."""
     cache = kb.candidates

@@ -8,11 +8,51 @@ import glob
 import json
 import os
 import sqlite3
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterable, Iterator, Mapping
 from pathlib import Path
 
 from . import OcgkbError, paths, sources
 from .normalize import Normalizer
+
+
+class Vocabulary(Mapping[str, int]):
+    """The words the index was cut into, with their document frequencies, read a
+    few at a time: a question looks up a few hundred substrings, never all 7,800
+    words (reading them all is most of a query's start-up)."""
+
+    def __init__(self, conn: sqlite3.Connection) -> None:
+        self._conn = conn
+        self._known: dict[str, int | None] = {}
+
+    def prefetch(self, terms: Iterable[str]) -> None:
+        """Look many terms up in one query (SQLite allows 32,766 parameters)."""
+        wanted = [t for t in dict.fromkeys(terms) if t not in self._known][:30000]
+        if not wanted:
+            return
+        found = dict(
+            self._conn.execute(
+                f"SELECT term, df FROM vocabulary WHERE term IN ({','.join('?' * len(wanted))})", wanted
+            )
+        )
+        self._known.update({t: found.get(t) for t in wanted})
+
+    def __getitem__(self, term: str) -> int:
+        if term not in self._known:
+            row = self._conn.execute("SELECT df FROM vocabulary WHERE term = ?", (term,)).fetchone()
+            self._known[term] = row[0] if row else None
+        value = self._known[term]
+        if value is None:
+            raise KeyError(term)
+        return value
+
+    def __contains__(self, term: object) -> bool:
+        return isinstance(term, str) and self.get(term) is not None
+
+    def __iter__(self) -> Iterator[str]:
+        return (row[0] for row in self._conn.execute("SELECT term FROM vocabulary"))
+
+    def __len__(self) -> int:
+        return self._conn.execute("SELECT count(*) FROM vocabulary").fetchone()[0]
 
 
 class KnowledgeBase:
@@ -49,12 +89,15 @@ class KnowledgeBase:
         return {}
 
     @functools.cached_property
-    def vocabulary(self) -> dict[str, int]:
-        return dict(self.conn.execute("SELECT term, df FROM vocabulary"))
+    def vocabulary(self) -> Vocabulary:
+        return Vocabulary(self.conn)
 
     @functools.cached_property
     def vocabulary_total(self) -> int:
-        return sum(self.vocabulary.values()) or 1
+        stored = self.meta("vocabulary_total")
+        if stored:
+            return int(stored)
+        return self.conn.execute("SELECT sum(df) FROM vocabulary").fetchone()[0] or 1
 
     @functools.cached_property
     def passage_count(self) -> int:

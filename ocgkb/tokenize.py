@@ -16,16 +16,39 @@ import math
 import re
 from collections.abc import Callable, Iterable, Mapping
 
-CJK_RUN = re.compile(r"[\u3400-\u9fff\uf900-\ufaff]+")
 LATIN_WORD = re.compile(r"[a-z0-9]+(?:[.'][a-z0-9]+)*")
-_HAS_CJK = re.compile(r"[\u3400-\u9fff]")
 MAX_WORD = 12
+
+
+# Plain comparisons, not regular expressions: a character class over the CJK
+# blocks takes milliseconds to compile, in every process that asks a question.
+def is_cjk(char: str) -> bool:
+    return "\u3400" <= char <= "\u9fff" or "\uf900" <= char <= "\ufaff"
+
+
+def has_cjk(text: str) -> bool:
+    return any("\u3400" <= c <= "\u9fff" for c in text)
+
+
+def cjk_runs(text: str) -> list[str]:
+    """The stretches of Chinese characters in a text."""
+    runs, start = [], None
+    for i, char in enumerate(text):
+        if is_cjk(char):
+            if start is None:
+                start = i
+        elif start is not None:
+            runs.append(text[start:i])
+            start = None
+    if start is not None:
+        runs.append(text[start:])
+    return runs
 
 
 def bigrams(text: str) -> list[str]:
     """Overlapping character pairs of every Chinese run; a lone character stands alone."""
     grams = []
-    for run in CJK_RUN.findall(text):
+    for run in cjk_runs(text):
         if len(run) == 1:
             grams.append(run)
         grams.extend(run[i : i + 2] for i in range(len(run) - 1))
@@ -49,7 +72,7 @@ class Segmenter:
     """jieba in search mode, loaded on first use (build time only)."""
 
     def __init__(self, extra_words: Iterable[str] = ()) -> None:
-        self._extra = sorted({w for w in extra_words if _HAS_CJK.search(w) and len(w) >= 2})
+        self._extra = sorted({w for w in extra_words if has_cjk(w) and len(w) >= 2})
         self._cut: Callable[[str], Iterable[str]] | None = None
 
     def words(self, text: str) -> list[str]:
@@ -66,7 +89,7 @@ class Segmenter:
         words = []
         for token in self._cut(text):
             token = token.strip().lower()
-            if len(token) >= 2 and _HAS_CJK.search(token) and not re.search(r"\s", token):
+            if len(token) >= 2 and has_cjk(token) and not re.search(r"\s", token):
                 words.append(token)
         return words + latin_words(text)
 
@@ -91,7 +114,7 @@ def split_query(
     whole: dict[str, None] = {}
     inner: dict[str, None] = {}
     total = total or sum(vocabulary.values()) or 1
-    for run in CJK_RUN.findall(text):
+    for run in cjk_runs(text):
         for word in _best_path(run, vocabulary, total):
             if len(word) < 2:
                 continue
