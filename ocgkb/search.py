@@ -55,6 +55,9 @@ RAREST_KEPT = 3
 # A paragraph that only repeats a clause's words ranks below the clause when the
 # clause scores at least this share of the paragraph's score.
 REPEAT_MARGIN = 0.8
+# The documents that retell the rules (the Master Rule wiki, the tournament text,
+# the phase/chain guide); the rulebook and the dated rulings state them.
+LOOSE_DOCS = ("masterrule", "tournament", "guide")
 # Answer types. A question that asks how many (几张, 多少, 上限) is answered by a
 # passage that states a number of the thing asked about (几张 → 15张); one that
 # asks what something is (是什么, 区别) by a passage that defines a term it names
@@ -215,13 +218,13 @@ def search(
 def _rules_before_repeats(
     plan: QueryPlan, candidates: dict[str, Candidate], scored: dict[str, float]
 ) -> None:
-    """A loose paragraph (the wiki, the guide, the tournament text) that says
-    nothing of the question a rule clause does not also say ranks below it."""
+    """A loose paragraph or bullet (the wiki, the guide, the tournament text) that
+    says nothing of the question a rule clause does not also say ranks below it."""
     wanted = set(plan.words) | set(plan.expansions)
     said = {pid: wanted & c.fields[0][0].keys() for pid, c in candidates.items() if pid in scored}
     clauses = [pid for pid in said if candidates[pid].kind == "clause" and said[pid]]
     for pid, words in said.items():
-        if candidates[pid].kind != "paragraph" or not words:
+        if not candidates[pid].loose or not words:
             continue
         covering = [
             scored[c] for c in clauses if words <= said[c] and scored[c] >= REPEAT_MARGIN * scored[pid]
@@ -303,6 +306,7 @@ class Candidate:
     an open connection, so each passage is read once per process (kb.candidates)."""
 
     id: str
+    doc: str
     kind: str
     dup_of: str | None
     parent: str | None
@@ -311,6 +315,11 @@ class Candidate:
     fields: tuple[tuple[Counter, int], ...]
     concepts: dict[str, str]  # concept → how it is tagged ("text" or weaker)
     cards: frozenset[str]
+
+    @property
+    def loose(self) -> bool:
+        """Text that repeats the rules in its own way (LOOSE_DOCS), not a rule itself."""
+        return self.doc in LOOSE_DOCS and self.kind in ("paragraph", "subitem")
 
     @property
     def own_words(self) -> set[str]:
@@ -334,7 +343,7 @@ def _read_candidates(kb: KnowledgeBase, rowids: list[int]) -> dict[int, Candidat
     if missing:
         marks = ",".join("?" * len(missing))
         rows = kb.query(
-            "SELECT rowid, id, kind, dup_of, parent, search_text, words, grams, context, asked"
+            "SELECT rowid, id, doc, kind, dup_of, parent, search_text, words, grams, context, asked"
             f" FROM passages WHERE rowid IN ({marks})",
             missing,
         )
@@ -348,6 +357,7 @@ def _read_candidates(kb: KnowledgeBase, rowids: list[int]) -> dict[int, Candidat
             )
             cache[r["rowid"]] = Candidate(
                 r["id"],
+                r["doc"],
                 r["kind"],
                 r["dup_of"],
                 r["parent"],

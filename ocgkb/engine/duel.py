@@ -44,6 +44,7 @@ class Card:
     returns_at_end_phase: bool = False
     attacked: bool = False
     placed_turn: int | None = None  # the turn it was set or summoned in this situation
+    position_changed_turn: int | None = None
     applying: bool = False  # a face-up continuous card whose effect has started to apply
 
     @property
@@ -353,6 +354,7 @@ class Duel:
     def change_position(self, key: str) -> None:
         card = self.card(key)
         card.position = "defense" if card.position == "attack" else "attack"
+        card.position_changed_turn = self.turn.number
         self.say(f"「{key}」 changes to {card.position} position")
         self._happens("position_changed", key)
 
@@ -360,6 +362,9 @@ class Duel:
         """§4.3.3.6: a monster's own raise by its activated effect falls back when its effects are negated."""
         card = self.card(key)
         card.effects_negated = True
+        if card.spec.kind != MONSTER:
+            self.say(f"「{key}」's effects are negated")
+            return
         before = self.atk(key)
         card.modifiers = [m for m in card.modifiers if not (m.source == key and m.from_own_effect)]
         card.modifiers = [
@@ -586,8 +591,13 @@ class Duel:
                 self._aftermath(card, "is sent to the GY (its activation was negated)")
             return
         lock = self.lock_on(card)
-        if link.effect_negated or lock:
-            why = f"by 「{lock}」's continuous effect" if lock else ""
+        negated_here = card.effects_negated and card.on_field  # its effects on the field are negated
+        if link.effect_negated or lock or negated_here:
+            why = (
+                f"by 「{lock}」's continuous effect"
+                if lock
+                else ("(its effects are negated)" if negated_here else "")
+            )
             self.say(f"{head} its effect is negated {why}: nothing applies".replace("  :", ":"))
             self._finish_spell_trap(card)
             return
@@ -620,7 +630,7 @@ class Duel:
         """A spell or trap's own trip to the GY once its link is done: recorded, but
         not a later moment, so it never makes a trigger miss its timing."""
         self.move(card.key, "gy", reason)
-        self._happens("sent_to_gy", card.key)
+        self.timeline.record("sent_to_gy", card.key, aftermath=True)
 
     # --- continuous effects ------------------------------------------------------------
 

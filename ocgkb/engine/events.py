@@ -20,6 +20,7 @@ class Event:
     name: str  # summoned, destroyed, sent_to_gy, … (kb/scenarios/README.md lists them)
     subject: str  # the card key, or the player
     moment: int
+    aftermath: bool = False  # a spell or trap's own trip to the GY after its link resolved
 
 
 @dataclass
@@ -32,8 +33,8 @@ class Timeline:
         self.moment += 1
         return self.moment
 
-    def record(self, name: str, subject: str) -> Event:
-        event = Event(name, subject, self.moment)
+    def record(self, name: str, subject: str, aftermath: bool = False) -> Event:
+        event = Event(name, subject, self.moment, aftermath)
         self.events.append(event)
         return event
 
@@ -50,7 +51,7 @@ class Timeline:
 
     def last(self) -> str:
         """The latest thing that happened, in words."""
-        latest = [e for e in self.events if e.moment == self.moment]
+        latest = [e for e in self.events if e.moment == self.moment and not e.aftermath]
         if not latest:
             return "the resolution of a chain link that changed nothing" if self.moment else "nothing"
         return ", ".join(f"{e.name} of 「{e.subject}」" for e in latest)

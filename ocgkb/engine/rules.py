@@ -74,6 +74,12 @@ def check_flip_summon(duel: Duel, card: Card) -> None:
             f"「{card.key}」 was set or summoned this turn and cannot be flip summoned",
             "rulings/玩家意志变更表示形式/8",
         )
+    if card.attacked or card.position_changed_turn == duel.turn.number:
+        # Attacked or changed position this turn, then turned face-down by an effect (§4.3.3.10/3).
+        raise illegal(
+            f"「{card.key}」 attacked or changed position this turn and cannot be flip summoned",
+            "§4.3.3.10/3",
+        )
 
 
 def check_attack(duel: Duel, card: Card) -> None:
