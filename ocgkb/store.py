@@ -14,6 +14,8 @@ from pathlib import Path
 from . import OcgkbError, paths, sources
 from .normalize import Normalizer
 
+_UNSEEN = object()
+
 
 class Vocabulary(Mapping[str, int]):
     """The words the index was cut into, with their document frequencies, read a
@@ -36,17 +38,21 @@ class Vocabulary(Mapping[str, int]):
         )
         self._known.update({t: found.get(t) for t in wanted})
 
-    def __getitem__(self, term: str) -> int:
-        if term not in self._known:
+    def _lookup(self, term: str) -> int | None:
+        value = self._known.get(term, _UNSEEN)
+        if value is _UNSEEN:
             row = self._conn.execute("SELECT df FROM vocabulary WHERE term = ?", (term,)).fetchone()
-            self._known[term] = row[0] if row else None
-        value = self._known[term]
+            value = self._known[term] = row[0] if row else None
+        return value  # type: ignore[return-value]
+
+    def __getitem__(self, term: str) -> int:
+        value = self._lookup(term)
         if value is None:
             raise KeyError(term)
         return value
 
     def __contains__(self, term: object) -> bool:
-        return isinstance(term, str) and self.get(term) is not None
+        return isinstance(term, str) and self._lookup(term) is not None
 
     def __iter__(self) -> Iterator[str]:
         return (row[0] for row in self._conn.execute("SELECT term FROM vocabulary"))
