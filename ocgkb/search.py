@@ -330,10 +330,11 @@ class Candidate:
 def warm(kb: KnowledgeBase) -> int:
     """Read what ranking needs of every passage now, as a long-running process (a
     server) would over its first questions; returns how many passages."""
-    rowids = [r[0] for r in kb.query("SELECT rowid FROM passages")]
-    for start in range(0, len(rowids), 5000):
-        _read_candidates(kb, rowids[start : start + 5000])
-    return len(rowids)
+    rows = kb.query("SELECT rowid, id FROM passages")
+    for start in range(0, len(rows), 5000):
+        _read_candidates(kb, [r[0] for r in rows[start : start + 5000]])
+        _hit_parts(kb, [r[1] for r in rows[start : start + 5000]])
+    return len(rows)
 
 
 def _read_candidates(kb: KnowledgeBase, rowids: list[int]) -> dict[int, Candidate]:
@@ -512,52 +513,59 @@ def passage_hits(kb: KnowledgeBase, ids: list[str]) -> list[Hit]:
 
 
 def _hits(kb: KnowledgeBase, ranked: list[tuple[str, float]], merged: dict[str, list[str]]) -> list[Hit]:
-    """Whole hits for ranked ids, read in four queries whatever their number."""
-    if not ranked:
-        return []
-    ids = [pid for pid, _ in ranked]
-    marks = ",".join("?" * len(ids))
-    rows = {r["id"]: r for r in kb.query(f"SELECT * FROM passages WHERE id IN ({marks})", ids)}
-    dates: dict[str, list[str]] = {}
-    for r in kb.query(
-        f"SELECT passage_id, date FROM dates WHERE passage_id IN ({marks}) ORDER BY position", ids
-    ):
-        dates.setdefault(r[0], []).append(r[1])
-    cards: dict[str, list[str]] = {}
-    for r in kb.query(
-        f"SELECT passage_id, card FROM passage_cards WHERE passage_id IN ({marks}) ORDER BY rowid", ids
-    ):
-        if r[1] not in cards.setdefault(r[0], []):
-            cards[r[0]].append(r[1])
-    concepts: dict[str, list[str]] = {}
-    for r in kb.query(
-        f"SELECT passage_id, concept FROM passage_concepts WHERE passage_id IN ({marks}) ORDER BY concept",
-        ids,
-    ):
-        concepts.setdefault(r[0], []).append(r[1])
-    hits = []
-    for pid, score in ranked:
-        row = rows[pid]
-        hits.append(
-            Hit(
-                id=pid,
-                kind=row["kind"],
-                text=row["text"],
-                source={
+    """Whole hits for ranked ids: what each passage shows is read once per process,
+    those not yet read in four queries whatever their number."""
+    parts = _hit_parts(kb, [pid for pid, _ in ranked])
+    return [
+        Hit(**parts[pid], score=score, merged=merged.get(pid, []))  # type: ignore[arg-type]
+        for pid, score in ranked
+    ]
+
+
+def _hit_parts(kb: KnowledgeBase, ids: list[str]) -> dict[str, dict]:
+    cache = kb.hit_parts
+    missing = [pid for pid in dict.fromkeys(ids) if pid not in cache]
+    if missing:
+        marks = ",".join("?" * len(missing))
+        rows = {r["id"]: r for r in kb.query(f"SELECT * FROM passages WHERE id IN ({marks})", missing)}
+        dates = _grouped(
+            kb, f"SELECT passage_id, date FROM dates WHERE passage_id IN ({marks}) ORDER BY position", missing
+        )
+        cards = _grouped(
+            kb,
+            f"SELECT passage_id, card FROM passage_cards WHERE passage_id IN ({marks}) ORDER BY rowid",
+            missing,
+        )
+        concepts = _grouped(
+            kb,
+            f"SELECT passage_id, concept FROM passage_concepts WHERE passage_id IN ({marks}) ORDER BY concept",
+            missing,
+        )
+        for pid, row in rows.items():
+            cache[pid] = {
+                "id": pid,
+                "kind": row["kind"],
+                "text": row["text"],
+                "source": {
                     "file": row["file"],
                     "doc": row["doc"],
                     "line": row["line"],
                     "line_end": row["line_end"],
                 },
-                section=row["section"] if row["doc"] == "rulebook" else None,
-                topic=row["topic"],
-                dates=dates.get(pid, []),
-                cards=cards.get(pid, []),
-                concepts=concepts.get(pid, []),
-                score=score,
-                parent=row["parent"],
-                flags=json.loads(row["flags"]) if row["flags"] else [],
-                merged=merged.get(pid, []),
-            )
-        )
-    return hits
+                "section": row["section"] if row["doc"] == "rulebook" else None,
+                "topic": row["topic"],
+                "dates": dates.get(pid, []),
+                "cards": list(dict.fromkeys(cards.get(pid, []))),
+                "concepts": concepts.get(pid, []),
+                "parent": row["parent"],
+                "flags": json.loads(row["flags"]) if row["flags"] else [],
+            }
+    # Copies: a caller may change its hits, never the cache.
+    return {pid: {k: (list(v) if isinstance(v, list) else v) for k, v in cache[pid].items()} for pid in ids}
+
+
+def _grouped(kb: KnowledgeBase, sql: str, ids: list[str]) -> dict[str, list[str]]:
+    grouped: dict[str, list[str]] = {}
+    for key, value in kb.query(sql, ids):
+        grouped.setdefault(key, []).append(value)
+    return grouped

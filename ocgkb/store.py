@@ -89,6 +89,11 @@ class KnowledgeBase:
         return Normalizer(json.loads(self.meta("repairs") or "{}"))
 
     @functools.cached_property
+    def hit_parts(self) -> dict:
+        """What a hit shows of each passage, by id, kept like `candidates`."""
+        return {}
+
+    @functools.cached_property
     def candidates(self) -> dict:
         """What ranking has read of each passage (search.Candidate, by rowid), kept
         for this connection's life (a built knowledge base never changes under it)."""
