@@ -34,7 +34,7 @@ class Attack:
 
 
 def declare_attack(duel: Duel, attacker: str, target: str | None) -> None:
-    duel._require_not_over()
+    duel.require_not_over()
     card = duel.card(attacker)
     if duel.chain:
         raise IllegalActionError("the chain must resolve before an attack is declared")
@@ -112,7 +112,7 @@ def stop_attack(duel: Duel) -> None:
 
 def damage_step(duel: Duel, until: str | None = None) -> None:
     """Run the damage step's timings from where it stands up to `until` (all when None)."""
-    duel._require_not_over()
+    duel.require_not_over()
     attack = duel.battle
     if attack is None:
         raise IllegalActionError("no attack is under way")

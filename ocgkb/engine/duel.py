@@ -155,7 +155,7 @@ class Duel:
 
     def enter_phase(self, phase: str) -> None:
         """The turn player moves on to a later phase of the turn."""
-        self._require_not_over()
+        self.require_not_over()
         if self.chain:
             raise IllegalActionError("the chain must resolve before the turn moves on")
         rules.check_phase_change(self.turn, phase)
@@ -194,7 +194,7 @@ class Duel:
 
     def summon(self, key: str, position: str = "attack", face_up: bool = True) -> None:
         """A normal summon, or a set when face_up is False (§3.2.2.1)."""
-        self._require_not_over()
+        self.require_not_over()
         card = self.card(key)
         rules.check_normal_summon(self, card)
         self.turn.normal_summoned.add(card.controller)
@@ -215,7 +215,7 @@ class Duel:
 
     def flip_summon(self, key: str) -> None:
         """A face-down monster is turned face-up in attack position by its controller."""
-        self._require_not_over()
+        self.require_not_over()
         card = self.card(key)
         rules.check_flip_summon(self, card)
         self.timeline.next_moment()
@@ -430,7 +430,7 @@ class Duel:
     ) -> ChainLink:
         """Activate a card or effect as the next chain link: its speed must match the
         chain, its cost is paid now, its targets are chosen now."""
-        self._require_not_over()
+        self.require_not_over()
         card = self.card(key)
         chosen = self._effect(card, effect)
         player = player or card.controller
@@ -768,7 +768,7 @@ class Duel:
     def damage_step(self, until: str | None = None) -> None:
         battle.damage_step(self, until)
 
-    def _require_not_over(self) -> None:
+    def require_not_over(self) -> None:
         if self.winner:
             raise IllegalActionError("the duel is over")
 
