@@ -97,11 +97,14 @@ def check_format(fmt: str) -> None:
         raise ExportError(f"unknown format {fmt!r} (one of {', '.join(FORMATS)})")
 
 
-def render(graph: nx.DiGraph, fmt: str) -> dict[str, str]:
-    """The export as text: one file, or for CSV two (`nodes.csv`, `edges.csv`)."""
+def serialize(graph: nx.DiGraph, fmt: str) -> dict[str, str]:
+    """The export as text: one file, or for CSV two (`nodes.csv`, `edges.csv`).
+    Nodes and edges are written sorted, so an export is the same bytes whichever
+    way the graph (or the neighbourhood cut from it) was put together."""
     import networkx as nx
 
     check_format(fmt)
+    graph = _sorted(graph)
     if fmt == "graphml":
         return {"": "\n".join(nx.generate_graphml(graph)) + "\n"}
     if fmt == "gexf":
@@ -116,11 +119,19 @@ def render(graph: nx.DiGraph, fmt: str) -> dict[str, str]:
     return {"nodes.csv": _csv_nodes(graph), "edges.csv": _csv_edges(graph)}
 
 
+def _sorted(graph: nx.DiGraph) -> nx.DiGraph:
+    ordered = graph.__class__()
+    ordered.graph.update(graph.graph)
+    ordered.add_nodes_from(sorted(graph.nodes(data=True), key=lambda node: node[0]))
+    ordered.add_edges_from(sorted(graph.edges(data=True), key=lambda edge: (edge[0], edge[1])))
+    return ordered
+
+
 def write(graph: nx.DiGraph, fmt: str, output: str) -> list[Path]:
     """Write the export to `output` (a file; a folder for CSV; `-` for standard
     output where the format allows). Regular files are written beside and renamed
     in; a FIFO or a device is written into; a symlink's target is replaced."""
-    parts = render(graph, fmt)
+    parts = serialize(graph, fmt)
     if output == "-":
         if fmt not in TO_STDOUT:
             raise ExportError("CSV is two files (nodes.csv and edges.csv): give a folder with --output")

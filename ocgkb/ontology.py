@@ -50,7 +50,7 @@ class Ontology:
         self.concepts = {c.id: c for c in concepts}
         self._normalize = normalize
         self._forms = forms or {
-            c.id: sorted({squash(normalize(t)) for t in c.terms if t.strip()}, key=len, reverse=True)
+            c.id: sorted({squash(normalize(t)) for t in c.terms if t.strip()}, key=lambda t: (-len(t), t))
             for c in concepts
         }
         self._keys = keys or {c.id: [_key(n, normalize) for n in [c.id, *c.terms]] for c in concepts}

@@ -168,7 +168,7 @@ def _query_lists(path: str, fingerprint: str) -> dict:
     lists = json.loads(kb.meta("synonyms") or "{}")
     kb.close()
     synonyms = lists.get("synonyms", {})
-    longest_first = {key: synonyms[key] for key in sorted(synonyms, key=len, reverse=True)}
+    longest_first = {key: synonyms[key] for key in sorted(synonyms, key=lambda k: (-len(k), k))}
     return {
         "synonyms": longest_first,
         "ignore": set(lists.get("ignore", [])),

@@ -27,7 +27,7 @@ def citation(hit: dict) -> str:
 
 
 def highlight(text: str, words: list[str]) -> str:
-    words = sorted({w for w in words if len(w) >= 2 and w in text}, key=len, reverse=True)
+    words = sorted({w for w in words if len(w) >= 2 and w in text}, key=lambda w: (-len(w), w))
     if not words:
         return text
     pattern = re.compile("|".join(map(re.escape, words)))

@@ -247,7 +247,8 @@ def _definition_pattern(plan: QueryPlan) -> re.Pattern[str] | None:
     if not DEFINITION_QUESTION.search(plan.text):
         return None
     terms = sorted(
-        {w for w in plan.words if len(w) >= 2 and not DEFINITION_QUESTION.search(w)}, key=len, reverse=True
+        {w for w in plan.words if len(w) >= 2 and not DEFINITION_QUESTION.search(w)},
+        key=lambda w: (-len(w), w),
     )
     if not terms:
         return None

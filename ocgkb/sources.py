@@ -10,7 +10,7 @@ from . import SourceError
 
 MANIFEST = "manifest.yaml"
 # The layout of the built database: a change means every knowledge base is rebuilt.
-SCHEMA_VERSION = "11"
+SCHEMA_VERSION = "12"
 KB_FILES = (
     "concepts.yaml",
     "repairs.yaml",

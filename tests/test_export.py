@@ -14,7 +14,7 @@ import pytest
 from click.testing import CliRunner
 
 from ocgkb.cli import main
-from ocgkb.export import keep_kinds, neighbourhood, render
+from ocgkb.export import keep_kinds, neighbourhood, serialize
 from ocgkb.graph import build_graph
 
 
@@ -39,22 +39,22 @@ def same_graph(read, original):
 
 
 def test_graphml_round_trips(small):
-    same_graph(nx.parse_graphml(render(small, "graphml")[""]), small)
+    same_graph(nx.parse_graphml(serialize(small, "graphml")[""]), small)
 
 
 def test_gexf_round_trips(small, tmp_path):
     path = tmp_path / "g.gexf"
-    path.write_text(render(small, "gexf")[""], encoding="utf-8")
+    path.write_text(serialize(small, "gexf")[""], encoding="utf-8")
     same_graph(nx.read_gexf(path), small)
 
 
 def test_node_link_json_round_trips(small):
-    data = json.loads(render(small, "json")[""])
+    data = json.loads(serialize(small, "json")[""])
     same_graph(nx.node_link_graph(data, edges="edges"), small)
 
 
 def test_dot_parses_with_pydot(small):
-    parsed = pydot.graph_from_dot_data(render(small, "dot")[""])[0]
+    parsed = pydot.graph_from_dot_data(serialize(small, "dot")[""])[0]
     names = {n.get_name().strip('"') for n in parsed.get_nodes()}
     assert names == set(small.nodes)
     assert len(parsed.get_edges()) == small.number_of_edges()
@@ -63,7 +63,7 @@ def test_dot_parses_with_pydot(small):
 
 
 def test_csv_parses_with_the_csv_module(small):
-    parts = render(small, "csv")
+    parts = serialize(small, "csv")
     nodes = list(csv.DictReader(io.StringIO(parts["nodes.csv"])))
     edges = list(csv.DictReader(io.StringIO(parts["edges.csv"])))
     assert {row["id"] for row in nodes} == set(small.nodes)
@@ -72,7 +72,7 @@ def test_csv_parses_with_the_csv_module(small):
 
 @pytest.mark.parametrize("fmt", ["graphml", "gexf", "json", "dot", "csv"])
 def test_exports_are_deterministic(kb, fmt):
-    assert render(build_graph(kb), fmt) == render(build_graph(kb), fmt)
+    assert serialize(build_graph(kb), fmt) == serialize(build_graph(kb), fmt)
 
 
 def test_the_cost_neighbourhood_holds_the_refund_clause_and_its_related_concepts(kb, graph):

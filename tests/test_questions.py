@@ -64,7 +64,10 @@ def test_no_curated_question_repeats_an_evaluation_question():
         return re.sub(r"[\s\W_]+", "", text.lower())
 
     curated_forms = [squashed(q) for questions in curated().values() for q in questions]
-    files = [*(ROOT / "benchmarks" / "questions").glob("*.jsonl"), ROOT.parent / "shared/eval/dev_questions.jsonl"]
+    files = [
+        *(ROOT / "benchmarks" / "questions").glob("*.jsonl"),
+        ROOT.parent / "shared/eval/dev_questions.jsonl",
+    ]
     asked = [
         json.loads(line)["q"]
         for path in files

@@ -1,0 +1,23 @@
+"""Record the golden outputs (tests/golden/outputs.json) from a fresh build of the
+repository's sources: run only when a change of output is deliberate.
+
+    python -m tests.golden.record
+"""
+
+from __future__ import annotations
+
+import json
+import tempfile
+from pathlib import Path
+
+from ocgkb.build import build
+
+from .cases import OUTPUTS, ROOT, record
+
+if __name__ == "__main__":
+    with tempfile.TemporaryDirectory() as folder:
+        db = Path(folder) / "ocgkb.sqlite"
+        build(db, ROOT / "rulings_data", ROOT / "kb")
+        outputs = record(db, Path(folder))
+    OUTPUTS.write_text(json.dumps(outputs, ensure_ascii=False, indent=1) + "\n", encoding="utf-8")
+    print(f"{len(outputs)} outputs recorded in {OUTPUTS}")
