@@ -14,7 +14,7 @@ import tempfile
 import time
 from pathlib import Path
 
-from ocgkb.build import build
+from ocgkb.build.pipeline import build
 
 
 def main() -> None:

@@ -25,8 +25,8 @@ import time
 from collections import defaultdict
 from pathlib import Path
 
-from ocgkb.lookup import find_cards
-from ocgkb.store import KnowledgeBase, open_kb
+from ocgkb.query.lookup import find_cards
+from ocgkb.store.database import KnowledgeBase, open_kb
 
 ROOT = Path(__file__).resolve().parent.parent
 DEFAULT_FILES = [

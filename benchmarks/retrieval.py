@@ -13,8 +13,8 @@ import re
 import sys
 from pathlib import Path
 
-from ocgkb.search import search
-from ocgkb.store import open_kb
+from ocgkb.query.ranking import search
+from ocgkb.store.database import open_kb
 
 ROOT = Path(__file__).resolve().parent.parent
 # (file, language, tuned or blind). Tuned: the ranking and kb/ were adjusted while

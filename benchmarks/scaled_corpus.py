@@ -29,9 +29,9 @@ import sqlite3
 from collections import Counter
 from pathlib import Path
 
-from ocgkb.build import refresh_term_counts
-from ocgkb.store import KnowledgeBase
-from ocgkb.tokenize import bigrams
+from ocgkb.build.pipeline import refresh_term_counts
+from ocgkb.store.database import KnowledgeBase
+from ocgkb.text.tokenize import bigrams
 
 COMMON_SHARE = 0.02
 HEAPS_BETA = 0.55

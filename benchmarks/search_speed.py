@@ -23,9 +23,9 @@ from pathlib import Path
 
 from scaled_corpus import scaled_copy, synthetic_share
 
-from ocgkb.query import plan_query
-from ocgkb.search import search, warm
-from ocgkb.store import KnowledgeBase, open_kb
+from ocgkb.query.plan import plan_query
+from ocgkb.query.ranking import search, warm
+from ocgkb.store.database import KnowledgeBase, open_kb
 
 from retrieval import DEFAULT_FILES, score
 

@@ -2,9 +2,10 @@
 
 The library does everything the command line does::
 
-    from ocgkb import store, search
-    kb = store.open_kb()              # builds on first use
-    hits = search.search(kb, "cost算不算卡片的效果")
+    from ocgkb.store.database import open_kb
+    from ocgkb.query.ranking import search
+    kb = open_kb()                    # builds on first use
+    hits = search(kb, "cost算不算卡片的效果")
 """
 
 __version__ = "0.1.0"

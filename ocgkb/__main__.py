@@ -1,3 +1,3 @@
-from .cli import main
+from ocgkb.cli.main import main
 
 main()

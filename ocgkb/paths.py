@@ -7,6 +7,8 @@ unless `OCGKB_DB` (or a `--db` option) names another file.
 
 from __future__ import annotations
 
+import contextlib
+import glob
 import os
 import sys
 from pathlib import Path
@@ -44,3 +46,26 @@ def default_db_path() -> Path:
     from platformdirs import user_cache_dir
 
     return Path(user_cache_dir("ocgkb")) / "ocgkb.sqlite"
+
+
+def remove_dead_builds(db_path: Path) -> None:
+    """Remove the half-written files of builds that were killed (kill -9 leaves
+    `NAME.building-PID` behind): their process is gone."""
+    if not db_path.parent.is_dir():
+        return
+    for stale in db_path.parent.glob(f"{glob.escape(db_path.name)}.building-*"):
+        pid = stale.name.rsplit("-", 1)[-1]
+        if not pid.isdigit() or int(pid) == os.getpid() or _alive(int(pid)):
+            continue
+        with contextlib.suppress(OSError):
+            stale.unlink()
+
+
+def _alive(pid: int) -> bool:
+    try:
+        os.kill(pid, 0)
+    except ProcessLookupError:
+        return False
+    except OSError:
+        return True  # it exists, owned by someone else
+    return True

@@ -11,9 +11,9 @@ from pathlib import Path
 import pytest
 from click.testing import CliRunner
 
-from ocgkb.build import build
-from ocgkb.cli import main
-from ocgkb.store import KnowledgeBase
+from ocgkb.build.pipeline import build
+from ocgkb.cli.main import main
+from ocgkb.store.database import KnowledgeBase
 
 ROOT = Path(__file__).resolve().parent.parent
 DATA = ROOT / "rulings_data"

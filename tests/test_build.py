@@ -6,10 +6,10 @@ import pytest
 from click.testing import CliRunner
 
 from ocgkb import SourceError
-from ocgkb import build as build_module
-from ocgkb.build import build
-from ocgkb.cli import main
-from ocgkb.store import KnowledgeBase, is_current, open_kb
+from ocgkb.build import pipeline as build_module
+from ocgkb.build.pipeline import build
+from ocgkb.cli.main import main
+from ocgkb.store.database import KnowledgeBase, is_current, open_kb
 
 from conftest import DATA, KB
 

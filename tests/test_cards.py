@@ -9,8 +9,8 @@ from pathlib import Path
 import networkx as nx
 import pytest
 
-from ocgkb.card_facts import read_card_facts
-from ocgkb.lookup import find_cards
+from ocgkb.query.lookup import find_cards
+from ocgkb.sources.card_facts import read_card_facts
 
 from conftest import DATA, passage_at
 

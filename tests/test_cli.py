@@ -5,7 +5,7 @@ import json
 import pytest
 from click.testing import CliRunner
 
-from ocgkb.cli import main
+from ocgkb.cli.main import main
 
 from conftest import ROOT
 

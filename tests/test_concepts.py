@@ -5,7 +5,7 @@ import json
 import pytest
 import yaml
 
-from ocgkb.ontology import Ontology
+from ocgkb.sources.ontology import Ontology
 
 from conftest import KB
 

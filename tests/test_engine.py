@@ -6,11 +6,11 @@ from click.testing import CliRunner
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from ocgkb.cli import main
+from ocgkb.cli.main import main
 from ocgkb.engine import Duel, IllegalActionError, IllegalChainError
 from ocgkb.engine.cards import parse_card
+from ocgkb.engine.scenario import ScenarioError, read_scenario, replay
 from ocgkb.engine.stats import ACTIVATED, CONTINUOUS, Modifier, current_value
-from ocgkb.scenario import ScenarioError, read_scenario, replay
 
 from conftest import KB
 

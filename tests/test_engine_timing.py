@@ -15,7 +15,7 @@ from hypothesis import strategies as st
 
 from ocgkb.engine import Duel, IllegalActionError
 from ocgkb.engine.cards import ScenarioCardError, parse_card
-from ocgkb.scenario import read_scenario, replay
+from ocgkb.engine.scenario import read_scenario, replay
 
 WATCHER = {  # "when this card is destroyed: you can draw 1"
     "kind": "monster",

@@ -13,9 +13,9 @@ import pydot
 import pytest
 from click.testing import CliRunner
 
-from ocgkb.cli import main
-from ocgkb.export import keep_kinds, neighbourhood, serialize
-from ocgkb.graph import build_graph
+from ocgkb.cli.main import main
+from ocgkb.study.export import keep_kinds, neighbourhood, serialize
+from ocgkb.study.graph import build_graph
 
 
 @pytest.fixture(scope="module")

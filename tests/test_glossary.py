@@ -5,9 +5,9 @@ from __future__ import annotations
 
 import yaml
 
-from ocgkb.glossary import Glossary
-from ocgkb.query import plan_query
-from ocgkb.search import ANSWER_TYPES
+from ocgkb.query.plan import plan_query
+from ocgkb.query.ranking import ANSWER_TYPES
+from ocgkb.text.glossary import Glossary
 
 from conftest import DATA, KB
 

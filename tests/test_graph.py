@@ -4,7 +4,7 @@ from collections import Counter
 
 import pytest
 
-from ocgkb.graph import build_graph
+from ocgkb.study.graph import build_graph
 
 
 @pytest.fixture(scope="module")

@@ -2,7 +2,7 @@
 
 import pytest
 
-from ocgkb.names import NameRules, bracket_mentions
+from ocgkb.text.names import NameRules, bracket_mentions
 
 from conftest import KB
 

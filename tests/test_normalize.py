@@ -1,6 +1,6 @@
 """The search form: corrupted characters repaired, traditional folded, dots unified."""
 
-from ocgkb.normalize import Normalizer, load_repairs
+from ocgkb.text.normalize import Normalizer, load_repairs
 
 from conftest import KB, passage_at
 

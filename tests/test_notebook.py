@@ -4,8 +4,8 @@ import os
 
 import pytest
 
-from ocgkb.export import write
-from ocgkb.graph import build_graph
+from ocgkb.study.export import write
+from ocgkb.study.graph import build_graph
 
 from conftest import ROOT
 

@@ -7,7 +7,7 @@ import random
 import pytest
 import yaml
 
-from ocgkb.search import search
+from ocgkb.query.ranking import search
 
 from conftest import KB
 

@@ -18,11 +18,11 @@ from click.testing import CliRunner
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from ocgkb import build as build_module
-from ocgkb.build import build
-from ocgkb.cli import main
-from ocgkb.query import plan_query
-from ocgkb.store import KnowledgeBase, is_current, open_kb
+from ocgkb.build import pipeline as build_module
+from ocgkb.build.pipeline import build
+from ocgkb.cli.main import main
+from ocgkb.query.plan import plan_query
+from ocgkb.store.database import KnowledgeBase, is_current, open_kb
 
 from conftest import DATA, KB
 

@@ -4,7 +4,7 @@ import re
 
 import pytest
 
-from ocgkb.rulebook import read_rulebook
+from ocgkb.sources.rulebook import read_rulebook
 
 from conftest import DATA, passage_at
 

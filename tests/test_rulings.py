@@ -2,7 +2,7 @@
 
 import pytest
 
-from ocgkb.dates import find_dates, to_iso
+from ocgkb.sources.dates import find_dates, to_iso
 
 from conftest import passage_at
 

@@ -10,8 +10,8 @@ from functools import cache
 import pytest
 import yaml
 
-from ocgkb.card_facts import CardFact, read_card_facts
 from ocgkb.engine.cards import ScenarioCardError, parse_card
+from ocgkb.sources.card_facts import CardFact, read_card_facts
 
 from conftest import DATA, KB
 

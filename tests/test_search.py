@@ -2,10 +2,10 @@
 
 import pytest
 
-from ocgkb.lookup import find_cards
-from ocgkb.query import plan_query
-from ocgkb.search import Filters, search
-from ocgkb.tokenize import bigrams, query_words, split_query
+from ocgkb.query.lookup import find_cards
+from ocgkb.query.plan import plan_query
+from ocgkb.query.ranking import Filters, search
+from ocgkb.text.tokenize import bigrams, query_words, split_query
 
 
 def texts(kb, question, limit=5, **filters):
@@ -73,7 +73,7 @@ def test_bigrams_cover_lone_characters():
 def test_a_rule_clause_outranks_loose_text_that_only_repeats_it(kb):
     from collections import Counter
 
-    from ocgkb.search import Candidate, _rules_before_repeats
+    from ocgkb.query.ranking import Candidate, _rules_before_repeats
 
     def candidate(pid: str, doc: str, kind: str, words: str) -> Candidate:
         tokens = words.split()

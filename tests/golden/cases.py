@@ -11,7 +11,7 @@ from pathlib import Path
 
 from click.testing import CliRunner
 
-from ocgkb.cli import main
+from ocgkb.cli.main import main
 
 ROOT = Path(__file__).resolve().parents[2]
 OUTPUTS = Path(__file__).with_name("outputs.json")

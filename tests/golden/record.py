@@ -10,7 +10,7 @@ import json
 import tempfile
 from pathlib import Path
 
-from ocgkb.build import build
+from ocgkb.build.pipeline import build
 
 from .cases import OUTPUTS, ROOT, record
 

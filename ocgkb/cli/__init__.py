@@ -1,0 +1,1 @@
+"""The command line: `ocgkb` (main.py) and its terminal rendering (render.py)."""

@@ -1,0 +1,499 @@
+"""The `ocgkb` command line: a thin skin over the library.
+
+Every command opens the knowledge base (building it on first use), calls one
+library function and prints the result, as text for a person or `--json`.
+"""
+
+from __future__ import annotations
+
+import json
+import sys
+from pathlib import Path
+
+import click
+
+from ocgkb import OcgkbError, __version__
+
+KIND_CHOICES = ("clause", "subitem", "example", "ruling", "note", "paragraph")
+
+
+class Text(click.ParamType):
+    """A text argument: the one place that refuses bytes that are not UTF-8
+    (the shell hands them over as lone surrogates, which nothing can print)."""
+
+    name = "text"
+
+    def convert(self, value, param, ctx):
+        if isinstance(value, str):
+            try:
+                value.encode("utf-8")
+            except UnicodeEncodeError:
+                raise TextError("the query is not valid UTF-8") from None
+        return value
+
+
+class TextError(OcgkbError):
+    """A text argument that is not valid UTF-8."""
+
+
+TEXT = Text()
+SEARCH_LIMIT = 40  # what a search ranks at most
+ASK_LIMIT = 10  # clauses an answer shows at most
+
+
+def _build_progress(run):
+    """Run a build with a progress bar on a terminal, and one line elsewhere."""
+    from ocgkb.build.pipeline import BUILD_STEPS
+
+    if not sys.stderr.isatty():
+        return run(lambda name: None)
+    with click.progressbar(length=len(BUILD_STEPS), label="building", file=sys.stderr) as bar:
+        return run(lambda name: bar.update(1))
+
+
+def _open(ctx: click.Context):
+    from ocgkb.store import database as store
+
+    options = ctx.find_root().obj
+
+    def with_progress(run):
+        click.echo("Building the knowledge base (first use or sources changed)…", err=True)
+        return _build_progress(run)
+
+    return store.open_kb(
+        options["db"],
+        options["data_dir"],
+        options["kb_dir"],
+        on_build=with_progress,
+        on_stale_kept=lambda msg: click.secho(f"warning: {msg}", err=True, fg="yellow"),
+    )
+
+
+class _Group(click.Group):
+    """The one path from a library error to the user: one line, the error's exit
+    code (1 bad input, 2 bad usage), never a traceback. A knowledge base found
+    damaged mid-query is rebuilt once from the sources and the command run again."""
+
+    def parse_args(self, ctx: click.Context, args: list[str]) -> list[str]:
+        ctx.meta["ocgkb.argv"] = list(args)  # to run the command again after a repair
+        return super().parse_args(ctx, args)
+
+    def invoke(self, ctx: click.Context):
+        import sqlite3
+
+        try:
+            try:
+                return super().invoke(ctx)
+            except sqlite3.DatabaseError as exc:
+                _rebuild_damaged(ctx, exc)
+                with self.make_context(ctx.info_name, ctx.meta["ocgkb.argv"], parent=ctx.parent) as again:
+                    return super().invoke(again)
+        except OcgkbError as exc:
+            error = click.ClickException(str(exc).splitlines()[0] if str(exc) else type(exc).__name__)
+            error.exit_code = exc.exit_code
+            raise error from None
+        except sqlite3.DatabaseError as exc:
+            raise click.ClickException(
+                f"the knowledge base is damaged and could not be rebuilt: {exc}"
+            ) from None
+        except KeyboardInterrupt:
+            click.echo("interrupted; nothing already built was changed", err=True)
+            sys.exit(130)
+
+
+def _rebuild_damaged(ctx: click.Context, exc: Exception) -> None:
+    from ocgkb import paths
+    from ocgkb.build.pipeline import build
+    from ocgkb.store import database as store
+
+    options = ctx.obj or {}
+    db = options.get("db") or paths.default_db_path()
+    click.secho(
+        f"warning: the knowledge base {db} is damaged ({exc}); rebuilding it from the sources",
+        err=True,
+        fg="yellow",
+    )
+    with store.build_lock(Path(db)):  # the one build path: never two builds of one file at once
+        _build_progress(lambda progress: build(db, options.get("data_dir"), options.get("kb_dir"), progress))
+
+
+def _on_sigterm(signum, frame):
+    raise KeyboardInterrupt  # so that a build stopped by `kill` cleans up after itself
+
+
+@click.group(cls=_Group, context_settings={"help_option_names": ["-h", "--help"]})
+@click.version_option(__version__, prog_name="ocgkb")
+@click.option(
+    "--db",
+    type=click.Path(dir_okay=False, path_type=Path),
+    envvar="OCGKB_DB",
+    help="The knowledge base file (default: the per-user cache; env OCGKB_DB).",
+)
+@click.option(
+    "--data-dir",
+    type=click.Path(file_okay=False, path_type=Path),
+    envvar="OCGKB_DATA",
+    help="The source documents (default: the bundled rulings_data/; env OCGKB_DATA).",
+)
+@click.option(
+    "--kb-dir",
+    type=click.Path(file_okay=False, path_type=Path),
+    envvar="OCGKB_KB",
+    help="The curated ontology and lists (default: the bundled kb/; env OCGKB_KB).",
+)
+@click.pass_context
+def main(ctx: click.Context, db: Path | None, data_dir: Path | None, kb_dir: Path | None) -> None:
+    """A rulings knowledge base for the Yu-Gi-Oh! OCG, over the Chinese rule texts.
+
+    \b
+    Examples:
+      ocgkb ask "cost算不算卡片的效果"
+      ocgkb search 卡时点 --kind ruling --since 2020-01-01
+      ocgkb section 4.2.2
+      ocgkb card qybl
+      ocgkb concept miss-timing
+
+    The knowledge base is built on first use and rebuilt when a source changes.
+    """
+    import signal
+
+    for option, value in (("--db", db), ("--data-dir", data_dir), ("--kb-dir", kb_dir)):
+        if value is not None and str(value) in ("", "."):
+            raise click.UsageError(f"{option}: an empty path")
+    signal.signal(signal.SIGTERM, _on_sigterm)
+    ctx.obj = {"db": db, "data_dir": data_dir, "kb_dir": kb_dir}
+
+
+@main.command()
+@click.option("--json", "as_json", is_flag=True, help="Print the build report (or the check) as JSON.")
+@click.option("-v", "--verbose", is_flag=True, help="List every damaged passage and unresolved reference.")
+@click.option(
+    "--check",
+    is_flag=True,
+    help="Build nothing: check the built knowledge base (SQLite integrity, built from today's sources).",
+)
+@click.pass_context
+def build(ctx: click.Context, as_json: bool, verbose: bool, check: bool) -> None:
+    """Build the knowledge base from the sources and print the build report.
+
+    With --check, build nothing: say whether the knowledge base is sound and
+    up to date (exit 1 when it is not).
+
+    \b
+    Examples:
+      ocgkb build -v
+      ocgkb build --check
+    """
+    from ocgkb import paths
+    from ocgkb.store import database as store
+
+    options = ctx.find_root().obj
+    db = Path(options["db"] or paths.default_db_path())
+    if check:
+        result = store.check(db, options["data_dir"], options["kb_dir"])
+        if as_json:
+            click.echo(json.dumps(result, ensure_ascii=False, indent=2))
+        else:
+            for key in ("path", "integrity", "up_to_date"):
+                click.echo(f"{key}: {result[key]}")
+        if not result["sound"]:
+            sys.exit(1)
+        return
+    from ocgkb.build.pipeline import build as run_build
+
+    with store.build_lock(db):
+        report = _build_progress(
+            lambda progress: run_build(db, options["data_dir"], options["kb_dir"], progress)
+        )
+    if as_json:
+        click.echo(json.dumps(report.as_dict(), ensure_ascii=False, indent=2))
+        return
+    from ocgkb.cli.render import render_report
+
+    click.echo(render_report(report.as_dict(), verbose))
+
+
+def _filters_options(fn):
+    for option in reversed(
+        [
+            click.option("--kind", type=click.Choice(KIND_CHOICES), help="Only passages of this kind."),
+            click.option(
+                "--section", type=TEXT, help="Only this rulebook section and the sections below it, e.g. 4.3."
+            ),
+            click.option(
+                "--concept", type=TEXT, help="Only passages about this concept (English or Chinese name)."
+            ),
+            click.option("--card", type=TEXT, help="Only passages that mention this card (any name form)."),
+            click.option(
+                "--since", type=TEXT, help="Only passages with a date on or after this day (YYYY-MM-DD)."
+            ),
+            click.option(
+                "--until",
+                type=TEXT,
+                help="Only passages with a date on or before this day; with --since, one date inside both.",
+            ),
+            click.option("--json", "as_json", is_flag=True, help="Print JSON instead of text."),
+        ]
+    ):
+        fn = option(fn)
+    return fn
+
+
+def _limit_option(most: int, default: int):
+    return click.option(
+        "--limit",
+        "-n",
+        type=click.IntRange(1, most),
+        default=default,
+        show_default=True,
+        help=f"How many to show (at most {most}).",
+    )
+
+
+def _filters(kind, section, concept, card, since, until):
+    from ocgkb.query.ranking import Filters
+
+    return Filters.parse(kind, section, concept, card, since, until)
+
+
+@main.command()
+@click.argument("query", type=TEXT)
+@_filters_options
+@_limit_option(SEARCH_LIMIT, 10)
+@click.pass_context
+def search(ctx, query, kind, section, concept, card, since, until, limit, as_json) -> None:
+    """The passages that best answer QUERY, ranked, with their sources.
+
+    \b
+    Examples:
+      ocgkb search 卷回 --section 6.3
+      ocgkb search 对象 --kind ruling --since 2023-01-01 --json
+    """
+    from ocgkb.query.plan import plan_query
+    from ocgkb.query.ranking import search as run_search
+
+    filters = _filters(kind, section, concept, card, since, until)
+    kb = _open(ctx)
+    plan = plan_query(kb, query)
+    hits = run_search(kb, query, filters, limit, plan=plan)
+    if as_json:
+        click.echo(json.dumps({"query": query, "hits": [h.as_dict() for h in hits]}, ensure_ascii=False))
+        return
+    from ocgkb.cli.render import render_hits
+
+    click.echo(render_hits(plan, query, hits))
+
+
+@main.command()
+@click.argument("question", type=TEXT)
+@_filters_options
+@_limit_option(ASK_LIMIT, 5)
+@click.pass_context
+def ask(ctx, question, kind, section, concept, card, since, until, limit, as_json) -> None:
+    """Answer a rules QUESTION: the clauses that settle it, with their examples and rulings.
+
+    \b
+    Examples:
+      ocgkb ask "cost算不算卡片的效果"
+      ocgkb ask "伤害步骤能发动什么卡" --limit 3
+    """
+    from ocgkb.views.answer import answer
+
+    filters = _filters(kind, section, concept, card, since, until)
+    kb = _open(ctx)
+    result = answer(kb, question, filters, limit)
+    if as_json:
+        click.echo(json.dumps(result, ensure_ascii=False))
+        return
+    from ocgkb.cli.render import render_answer
+
+    click.echo(render_answer(kb, result))
+
+
+@main.command()
+@click.argument("number", type=TEXT)
+@click.option("--json", "as_json", is_flag=True, help="Print JSON instead of text.")
+@click.pass_context
+def section(ctx, number, as_json) -> None:
+    """Show a rulebook section (4.2.2) or list the tree below one (4).
+
+    Also accepts a ruling topic such as rulings/cost.
+    """
+    from ocgkb.views.section import section_view
+
+    view = section_view(_open(ctx), number)
+    if as_json:
+        click.echo(json.dumps(view, ensure_ascii=False))
+        return
+    from ocgkb.cli.render import render_section
+
+    click.echo(render_section(view))
+
+
+@main.command()
+@click.argument("name", type=TEXT)
+@click.option(
+    "--limit",
+    "-n",
+    type=click.IntRange(1, 200),
+    default=20,
+    show_default=True,
+    help="Passages to show (at most 200).",
+)
+@click.option("--json", "as_json", is_flag=True, help="Print JSON instead of text.")
+@click.pass_context
+def card(ctx, name, limit, as_json) -> None:
+    """Find a card by NAME in any form and show its password, names in every
+    language, type and stats, then the passages that mention it, newest ruling first.
+
+    NAME may be the texts' Chinese name, the official Chinese name, English,
+    Japanese (kanji or kana), a nickname, pinyin or initials, with typos, in
+    traditional characters or in part.
+
+    \b
+    Examples:
+      ocgkb card 电器尾龙
+      ocgkb card "maxx c"
+      ocgkb card 増殖するG
+      ocgkb card 强脱
+      ocgkb card "qing yan bai long"
+    """
+    from ocgkb.views.card import card_view
+
+    view = card_view(_open(ctx), name, limit)
+    if as_json:
+        click.echo(json.dumps(view, ensure_ascii=False))
+        if not view["matches"]:
+            sys.exit(1)
+        return
+    if not view["matches"]:
+        hint = f"; did you mean {', '.join(view['suggestions'])}?" if view.get("suggestions") else ""
+        raise click.ClickException(f"no card is called anything like {name!r}{hint}")
+    from ocgkb.cli.render import render_card
+
+    click.echo(render_card(view))
+
+
+@main.command()
+@click.argument("name", type=TEXT)
+@click.option("--json", "as_json", is_flag=True, help="Print JSON instead of text.")
+@click.pass_context
+def concept(ctx, name, as_json) -> None:
+    """Show a rule concept by English or Chinese name or alias: its defining
+    clauses, related concepts and rulings.
+
+    \b
+    Examples:
+      ocgkb concept cost
+      ocgkb concept 卡时点
+    """
+    from ocgkb.views.concept import concept_view
+
+    view = concept_view(_open(ctx), name)
+    if as_json:
+        click.echo(json.dumps(view, ensure_ascii=False))
+        return
+    from ocgkb.cli.render import render_concept
+
+    click.echo(render_concept(view))
+
+
+@main.command()
+@click.argument("path", type=click.Path(path_type=Path), required=False)
+@click.option("--json", "as_json", is_flag=True, help="Print the replays as JSON.")
+@click.option("-q", "--quiet", is_flag=True, help="Only say which scenarios pass or fail.")
+@click.pass_context
+def replay(ctx: click.Context, path: Path | None, as_json: bool, quiet: bool) -> None:
+    """Replay a scenario file (or every scenario in a folder) step by step: the
+    chain links as they are built and resolved, each ATK change with its layer,
+    each missed timing with its reason, and the final state.
+
+    PATH is a file, a folder, or the name of a scenario in the curated
+    knowledge (kb/scenarios/, or --kb-dir's); without it, every one is replayed.
+    Every file gets a line (pass, mismatch or malformed, with the reason) and a
+    summary follows. Exits with the worst result: 1 when a replay ends otherwise
+    than its file states, 2 when a file is malformed.
+
+    \b
+    Examples:
+      ocgkb replay kb/scenarios/atk_rush_then_gale.yaml
+      ocgkb replay atk_rush_then_gale
+      ocgkb replay -q
+    """
+    from ocgkb import paths
+    from ocgkb.engine.scenario import ScenarioError, replay_files, resolve_scenarios, worst_exit
+
+    kb_dir = ctx.find_root().obj["kb_dir"] or paths.kb_dir()
+    files = resolve_scenarios(path, kb_dir)
+    outcomes = replay_files(files)
+    if len(outcomes) == 1 and outcomes[0].status == "malformed":
+        raise ScenarioError(outcomes[0].reason)  # one file: its one-line error
+    if as_json:
+        click.echo(json.dumps([o.as_dict() for o in outcomes], ensure_ascii=False, indent=None))
+    else:
+        from ocgkb.cli.render import render_replay
+
+        click.echo(render_replay(outcomes, quiet))
+    sys.exit(worst_exit(outcomes))
+
+
+@main.command()
+@click.option(
+    "--format",
+    "fmt",
+    default="graphml",
+    show_default=True,
+    help="graphml, gexf, json (node-link), dot or csv.",
+)
+@click.option(
+    "--output",
+    "-o",
+    default="-",
+    show_default=True,
+    help="A file (a folder for csv), or - for standard output.",
+)
+@click.option(
+    "--around",
+    type=TEXT,
+    help="Only the neighbourhood of a concept, card, section or passage (cost, 卡时点, 4.2.2, 黑洞).",
+)
+@click.option(
+    "--depth",
+    type=click.IntRange(0, 10),
+    default=1,
+    show_default=True,
+    help="How many links out from --around.",
+)
+@click.option(
+    "--kinds", help="Only these node kinds, comma-separated (concept,clause,ruling,card,section,…)."
+)
+@click.pass_context
+def export(ctx, fmt: str, output: str, around: str | None, depth: int, kinds: str | None) -> None:
+    """Export the knowledge graph for study: GraphML and GEXF (Gephi, Cytoscape),
+    node-link JSON (networkx, d3), DOT (Graphviz), CSV (nodes.csv and edges.csv).
+
+    \b
+    Examples:
+      ocgkb export --format graphml --output ocgkb.graphml
+      ocgkb export --format json --around cost --depth 2 -o cost.json
+      ocgkb export --format csv --kinds concept,clause -o graph-csv/
+    """
+    from ocgkb.study.export import check_format, keep_kinds, neighbourhood, write
+    from ocgkb.study.graph import build_graph
+
+    check_format(fmt)
+    kb = _open(ctx)
+    graph = build_graph(kb)
+    if around:
+        graph = neighbourhood(kb, graph, around, depth)
+    if kinds is not None:
+        graph = keep_kinds(graph, [k.strip() for k in kinds.split(",") if k.strip()])
+    written = write(graph, fmt, output)
+    for path in written:
+        click.echo(
+            f"wrote {path} ({graph.number_of_nodes()} nodes, {graph.number_of_edges()} edges)", err=True
+        )
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,297 @@
+"""Text output for a person at a terminal: citations first, matches highlighted."""
+
+from __future__ import annotations
+
+import re
+
+import click
+
+from ocgkb.text.display import shorten
+
+KIND_LABEL = {
+    "clause": "条款 clause",
+    "subitem": "细项 sub-item",
+    "example": "例 example",
+    "ruling": "裁定 ruling",
+    "note": "注 note",
+    "paragraph": "段落 paragraph",
+}
+
+
+def citation(hit: dict) -> str:
+    """Where a passage stands: §4.2.2 for the rulebook, topic and date for a ruling."""
+    source = hit["source"]
+    where = f"§{hit['section']}" if hit.get("section") else hit["topic"]
+    if hit.get("section") and hit["topic"]:
+        where = f"§{hit['topic']}"
+    dates = f" · {', '.join(hit['dates'])}" if hit.get("dates") else ""
+    return f"{where}{dates}  [{hit['id']} · {source['file']}:{source['line']}]"
+
+
+def highlight(text: str, words: list[str]) -> str:
+    words = sorted({w for w in words if len(w) >= 2 and w in text}, key=lambda w: (-len(w), w))
+    if not words:
+        return text
+    pattern = re.compile("|".join(map(re.escape, words)))
+    return pattern.sub(lambda m: click.style(m.group(0), fg="yellow", bold=True), text)
+
+
+def _indent(text: str, prefix: str = "   ") -> str:
+    return "\n".join(prefix + line for line in text.splitlines())
+
+
+def _flags(hit: dict) -> str:
+    return (
+        click.style(f"   ⚠ damaged in the source: {', '.join(hit['flags'])}", fg="red")
+        if hit.get("flags")
+        else ""
+    )
+
+
+NOTHING_FITS = "Nothing in the texts answers {query!r} directly. The nearest passages:"
+
+
+def render_hits(plan, query: str, hits: list) -> str:
+    """Ranked passages; when none holds what the question asks, it says so first."""
+    if not hits:
+        return f"Nothing in the texts answers {query!r}."
+    words = plan.words + plan.expansions
+    out = [click.style(NOTHING_FITS.format(query=query), fg="yellow")] if all(h.weak for h in hits) else []
+    for rank, hit in enumerate(hits, 1):
+        out += _passage(rank, hit.as_dict() if hasattr(hit, "as_dict") else hit, words)
+    return "\n".join(out)
+
+
+def _passage(rank: int, hit: dict, words: list[str]) -> list[str]:
+    """A ranked passage: its citation and kind, its text with matches highlighted, its damage."""
+    lines = [
+        click.style(f"{rank}. {citation(hit)}", bold=True)
+        + click.style(f"  {KIND_LABEL.get(hit['kind'], hit['kind'])}", dim=True),
+        _indent(highlight(hit["text"], words)),
+    ]
+    if flags := _flags(hit):
+        lines.append(flags)
+    return lines
+
+
+def render_answer(kb, result: dict) -> str:
+    hits = result["hits"]
+    if not hits:
+        return f"Nothing in the texts answers {result['query']!r}. Try other words, or `ocgkb search`."
+    words = result["plan"]["words"] + result["plan"]["expansions"]
+    out = (
+        [click.style(NOTHING_FITS.format(query=result["query"]), fg="yellow")]
+        if result["nothing_fits"]
+        else []
+    )
+    for rank, h in enumerate(hits, 1):
+        out += _passage(rank, h["clause"] or h, words)  # a matching example shows under its clause
+        if h["clause"]:
+            out.append(_indent(highlight(h["text"], words), "     "))
+            if flags := _flags(h):
+                out.append(flags)
+        for example in h["examples"]:
+            out.append(_indent(click.style(example["text"], fg="cyan"), "     "))
+        for ruling in h["rulings"]:
+            out.append(
+                click.style(
+                    f"     ↳ {ruling['topic']} · {', '.join(ruling['dates'])}  [{ruling['id']}]", dim=True
+                )
+            )
+            out.append(_indent(shorten(ruling["text"], 160), "       "))
+        for scenario in h.get("scenarios", []):
+            out.append(
+                click.style(
+                    f"     ▶ replay: ocgkb replay {scenario['file']}  ({scenario['title']})", fg="green"
+                )
+            )
+        tags = []
+        if h["concepts"]:
+            tags.append("concepts: " + ", ".join(h["concepts"]))
+        if h["cards"]:
+            tags.append("cards: " + "、".join(h["cards"][:6]))
+        if tags:
+            out.append(click.style("   " + " · ".join(tags), dim=True))
+        out.append("")
+    return "\n".join(out).rstrip()
+
+
+def render_section(view: dict) -> str:
+    crumb = " › ".join(f"{c['number']} {c['title']}" for c in view["breadcrumb"])
+    out = [click.style(crumb or f"{view['number']} {view['title']}".strip(), bold=True)]
+    if view.get("note"):
+        out.append(click.style(view["note"], dim=True))
+    for p in view["passages"]:
+        marker = {"example": "   ", "subitem": "   "}.get(p["kind"], "")
+        label = p["id"].split("/", 1)[-1] if view["doc"] == "rulebook" else p["id"]
+        out.append(f"{marker}{click.style(label, dim=True)} {p['text']}")
+    if view["tree"]:
+        out.append(click.style("\nSections below:", bold=True))
+        out += [f"{'  ' * t['depth']}{t['number']} {t['title']}" for t in view["tree"]]
+    if view["defines"]:
+        out.append(
+            click.style("\nDefines: ", bold=True)
+            + ", ".join(f"{c['name_zh']} ({c['name_en']})" for c in view["defines"])
+        )
+    if view["concepts"]:
+        out.append(
+            click.style("Concepts: ", bold=True)
+            + ", ".join(f"{c['name_zh']} ({c['name_en']})" for c in view["concepts"][:10])
+        )
+    if view["rulings"]:
+        out.append(click.style("\nRulings on these concepts:", bold=True))
+        for r in view["rulings"]:
+            out.append(f"  {', '.join(r['dates'])}  {shorten(r['text'], 150)}  [{r['id']}]")
+    if view.get("scenarios"):
+        out.append(click.style("\nScenarios that replay it:", bold=True))
+        out += [f"  ocgkb replay {sc['file']}  ({sc['title']})" for sc in view["scenarios"]]
+    if view["referred_by"]:
+        out.append(click.style("Referred to by: ", bold=True) + ", ".join(view["referred_by"]))
+    return "\n".join(out)
+
+
+def card_stats(card: dict) -> str:
+    """The type line and numbers as printed: Monster · Insect / Effect · EARTH · Level 2 · 500/200."""
+    parts = [card.get("card_type"), card.get("type_line") or card.get("property"), card.get("attribute")]
+    for key, label in (("level", "Level"), ("rank", "Rank"), ("link_arrows", "Link")):
+        if card.get(key) is not None:
+            value = len(card[key].split(",")) if key == "link_arrows" else card[key]
+            parts.append(f"{label} {value}")
+    if card.get("pendulum_scale") is not None:
+        parts.append(f"Scale {card['pendulum_scale']}")
+    if card.get("atk") is not None:
+        parts.append(f"ATK {card['atk']}" + (f" / DEF {card['def']}" if card.get("def") is not None else ""))
+    return " · ".join(str(p) for p in parts if p)
+
+
+def render_card(view: dict) -> str:
+    top, *others = view["matches"]
+    password = f"  #{top['password']}" if top.get("password") else "  (no password: not in the card data)"
+    out = [
+        click.style(top["name"], bold=True)
+        + click.style(password, fg="cyan")
+        + click.style(f"  (match {top['score']:.0f}, {top['how']})", dim=True)
+    ]
+    names = top.get("names") or {}
+    labels = (("zh", "ygopro"), ("zh_official", "official"), ("en", "English"), ("ja", "Japanese"))
+    shown = [f"{label} {names[key]}" for key, label in labels if names.get(key)]
+    if names.get("ja_reading") and names["ja_reading"] != names.get("ja"):
+        shown[-1] += f" ({names['ja_reading']})"
+    if shown:
+        out.append("  " + " · ".join(shown))
+    if stats := card_stats(top):
+        out.append("  " + stats)
+    if others:
+        out.append(
+            click.style("  also close: ", dim=True)
+            + ", ".join(f"{m['name']} ({m['score']:.0f})" for m in others)
+        )
+    if not view["rulings"]:
+        out.append("\nNo passage in the texts mentions this card.")
+    else:
+        out.append(click.style("\nPassages that mention it, newest ruling first:", bold=True))
+    spellings = [top["name"], *(n for n in names.values() if n)]
+    for r in view["rulings"]:
+        out.append("")
+        out.append(click.style(citation(r), bold=True))
+        out.append(_indent(highlight(r["text"], spellings)))
+    return "\n".join(out)
+
+
+def render_concept(view: dict) -> str:
+    names = " / ".join(dict.fromkeys([*view["zh"], *view["en"]]))
+    out = [
+        click.style(f"{view['name_zh']} · {view['name_en']}", bold=True),
+        click.style(f"names: {names}", dim=True),
+    ]
+    if view["aliases"]:
+        out.append(click.style(f"also: {', '.join(view['aliases'])}", dim=True))
+    if view["sections"]:
+        out.append(f"defined in: {', '.join('§' + s for s in view['sections'])}")
+    if view["definitions"]:
+        out.append(
+            click.style(
+                "\nDefining clauses:" if view["sections"] else "\nWhere the texts name it:", bold=True
+            )
+        )
+        for d in view["definitions"]:
+            out.append(f"  {click.style(d['id'], dim=True)} {d['text']}")
+    if view["related"]:
+        out.append(
+            click.style("\nRelated: ", bold=True)
+            + ", ".join(f"{r['name_zh']} ({r['id']})" for r in view["related"])
+        )
+    if view["rulings"]:
+        out.append(click.style("\nRulings, newest first:", bold=True))
+        for r in view["rulings"]:
+            out.append(f"  {', '.join(r['dates'])}  {shorten(r['text'], 150)}  [{r['id']}]")
+    out.append(click.style(f"\n{view['passages']} passages are about this concept.", dim=True))
+    return "\n".join(out)
+
+
+def render_report(report: dict, verbose: bool = False) -> str:
+    out = [click.style(f"Built {report['db_path']} in {report['seconds']:.1f} s", bold=True)]
+    out.append("  " + ", ".join(f"{k}: {v}" for k, v in report["counts"].items()))
+    for title, key in (
+        ("Duplicates dropped", "duplicates"),
+        ("Unresolved references", "unresolved"),
+        ("Damaged text", "damaged"),
+        ("Notes", "notes"),
+        ("Real cards without a password", "unlinked_cards"),
+        ("In 「」 but no card or archetype", "not_cards"),
+    ):
+        items = report.get(key, [])
+        if not items:
+            continue
+        out.append(click.style(f"{title} ({len(items)}):", bold=True))
+        shown = items if verbose else items[:8]
+        out += [f"  - {item}" for item in shown]
+        if len(items) > len(shown):
+            out.append(f"  … {len(items) - len(shown)} more (use -v)")
+    return "\n".join(out)
+
+
+def _final_state(state: dict) -> list[str]:
+    """The end of a replay: LP, the winner, and where every card is."""
+    lines = [
+        click.style("     final state: ", bold=True)
+        + f"LP A {state['lp']['A']} · B {state['lp']['B']}"
+        + (f" · winner {state['winner']}" if state["winner"] else "")
+    ]
+    for key, card in state["cards"].items():
+        place = f"{card['zone']} ({card['controller']})"
+        if card["zone"] == "monster":
+            face = "face-up" if card["face_up"] else "face-down"
+            place += f", {face} {card['position']}, ATK {card['atk']} DEF {card['def']}"
+        lines.append(click.style(f"       「{key}」 {place}", dim=True))
+    return lines
+
+
+def render_replay(outcomes: list, quiet: bool = False) -> str:
+    """Each scenario's verdict, its log unless quiet, and a summary."""
+    marks = {
+        "pass": click.style("PASS", fg="green", bold=True),
+        "mismatch": click.style("FAIL", fg="red", bold=True),
+        "malformed": click.style("MALFORMED", fg="yellow", bold=True),
+    }
+    out = []
+    for outcome in outcomes:
+        result = outcome.replay
+        if result is None:
+            out.append(f"{marks['malformed']} {outcome.file.name}: {outcome.reason}")
+            continue
+        cites = ", ".join(result.scenario.replays)
+        out.append(f"{marks[outcome.status]} {result.scenario.title}  [{outcome.file.name}; replays {cites}]")
+        if quiet and result.passed:
+            continue
+        if not quiet:
+            out += result.log
+            out += _final_state(result.state)
+        for mismatch in result.mismatches:
+            out.append(click.style(f"     ✗ {mismatch}", fg="red"))
+        out.append("")
+    counts = {
+        status: sum(o.status == status for o in outcomes) for status in ("pass", "mismatch", "malformed")
+    }
+    out.append(f"{counts['pass']} passed, {counts['mismatch']} failed, {counts['malformed']} malformed")
+    return "\n".join(out)

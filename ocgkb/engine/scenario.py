@@ -1,0 +1,569 @@
+"""Replayable situations: a YAML file in kb/scenarios/ that names the cards, the
+starting state, the actions in order and the outcome the source text states,
+and cites the clause or ruling it replays by its knowledge-base id.
+
+    title: 突进 then 黑羽-疾风之盖尔 on 电气尾龙
+    replays: [4.3.3.6.1.1/2, 4.3.3.6.1.1/2/ex1]
+    cards:
+      电气尾龙: {kind: monster, atk: 2500, def: 1000}
+      突进: {kind: spell, type: quick-play, effect: {modify: atk, by: 700}}
+      黑羽-疾风之盖尔: {kind: monster, atk: 1300, def: 400, effect: {modify: atk, set: half}}
+    start:
+      A: {monsters: [电气尾龙], hand: [突进]}
+      B: {monsters: [黑羽-疾风之盖尔]}
+    actions:
+      - activate: 突进
+        target: 电气尾龙
+      - resolve
+      - activate: 黑羽-疾风之盖尔
+        target: 电气尾龙
+      - resolve
+    expect:
+      cards: {电气尾龙: {atk: 1600}}
+
+A file is checked for shape before anything is played: every wrong shape,
+unknown player, negative count or unknown verb is one ScenarioError naming the
+file, the step and the field. The YAML is read with limits on size, depth and
+alias expansion, so any file answers within seconds.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+import yaml
+
+from ocgkb import OcgkbError
+from ocgkb.engine import Duel, EngineError, IllegalActionError
+from ocgkb.engine.cards import ScenarioCardError, parse_card
+from ocgkb.engine.rules import DAMAGE_STEP, PHASES
+
+ZONES = ("hand", "deck", "extra", "monsters", "spelltrap", "field", "gy", "banished")
+PLAYERS = ("A", "B")
+MAX_BYTES = 256 * 1024  # the longest scenario is 3 KB
+MAX_DEPTH = 24
+MAX_NODES = 20_000  # after aliases are expanded
+TOP_FIELDS = frozenset({"title", "replays", "quote", "cards", "start", "actions", "expect"})
+EXPECT_FIELDS = frozenset({"cards", "lp", "winner", "replay", "missed", "resolved", "turn", "phase"})
+CARD_STATE = frozenset({"zone", "atk", "def", "controller", "face_up", "position"})
+
+
+class ScenarioError(OcgkbError):
+    """A scenario file that cannot be replayed: it names the file, the step and what is wrong."""
+
+    exit_code = 2  # a malformed file; a replay that ends otherwise than stated exits 1
+
+
+@dataclass
+class Scenario:
+    path: Path
+    title: str
+    replays: list[str]
+    cards: dict[str, Any]
+    start: dict[str, Any]
+    actions: list[dict[str, Any]]
+    expect: dict[str, Any]
+    quote: str = ""
+
+
+@dataclass
+class Replay:
+    scenario: Scenario
+    log: list[str]
+    state: dict[str, Any]
+    mismatches: list[str] = field(default_factory=list)
+
+    @property
+    def passed(self) -> bool:
+        return not self.mismatches
+
+    def as_dict(self) -> dict[str, Any]:
+        return {
+            "file": str(self.scenario.path),
+            "title": self.scenario.title,
+            "replays": self.scenario.replays,
+            "passed": self.passed,
+            "log": self.log,
+            "state": self.state,
+            "mismatches": self.mismatches,
+        }
+
+
+@dataclass
+class Outcome:
+    """One file of a folder replay: pass, mismatch or malformed, and why."""
+
+    file: Path
+    status: str
+    reason: str = ""
+    replay: Replay | None = None
+
+    EXIT = {"pass": 0, "mismatch": 1, "malformed": 2}
+
+    def as_dict(self) -> dict[str, Any]:
+        return {"file": str(self.file), "status": self.status, "reason": self.reason} | (
+            self.replay.as_dict() if self.replay else {}
+        )
+
+
+def replay_files(files: list[Path]) -> list[Outcome]:
+    """Every file replayed, each with its own verdict: one malformed file never
+    hides what the others do."""
+    outcomes = []
+    for file in files:
+        try:
+            result = replay(read_scenario(file))
+        except ScenarioError as exc:
+            outcomes.append(Outcome(file, "malformed", str(exc)))
+            continue
+        status = "pass" if result.passed else "mismatch"
+        outcomes.append(Outcome(file, status, "; ".join(result.mismatches), result))
+    return outcomes
+
+
+def worst_exit(outcomes: list[Outcome]) -> int:
+    return max((Outcome.EXIT[o.status] for o in outcomes), default=0)
+
+
+# --- reading -----------------------------------------------------------------------
+
+
+def load_yaml(path: Path) -> Any:
+    """YAML from a file, refused when too big, too deep or an alias bomb."""
+    try:
+        data = Path(path).read_bytes()
+    except OSError as exc:
+        raise ScenarioError(f"{path}: cannot read it ({exc.strerror})") from None
+    if len(data) > MAX_BYTES:
+        raise ScenarioError(f"{path}: {len(data):,} bytes is too big for a scenario (at most {MAX_BYTES:,})")
+    try:
+        text = data.decode("utf-8")
+    except UnicodeDecodeError:
+        raise ScenarioError(f"{path}: not UTF-8") from None
+    try:
+        _check_size(text, path)
+        return yaml.safe_load(text)
+    except yaml.YAMLError as exc:
+        mark = getattr(exc, "problem_mark", None)
+        where = f" at line {mark.line + 1}" if mark else ""
+        raise ScenarioError(f"{path}: bad YAML{where}: {getattr(exc, 'problem', None) or exc}") from None
+
+
+def _check_size(text: str, path: Path) -> None:
+    """Walk the parser's events (no recursion, nothing built): depth, and the number
+    of nodes once every alias is expanded, both bounded."""
+    anchors: dict[str, int] = {}
+    open_nodes: list[list] = []  # [anchor, nodes inside] for each open collection
+    total = 0
+    for event in yaml.parse(text, Loader=yaml.SafeLoader):
+        size = 0
+        if isinstance(event, yaml.AliasEvent):
+            size = anchors.get(event.anchor or "", 0)
+        elif isinstance(event, yaml.ScalarEvent):
+            size = 1
+            if event.anchor:
+                anchors[event.anchor] = 1
+        elif isinstance(event, (yaml.SequenceStartEvent, yaml.MappingStartEvent)):
+            open_nodes.append([event.anchor, 1])
+            if len(open_nodes) > MAX_DEPTH:
+                raise ScenarioError(f"{path}: nested deeper than {MAX_DEPTH} levels")
+            continue
+        elif isinstance(event, (yaml.SequenceEndEvent, yaml.MappingEndEvent)):
+            anchor, size = open_nodes.pop()
+            if anchor:
+                anchors[anchor] = size
+        else:
+            continue
+        if open_nodes:
+            open_nodes[-1][1] += size
+        total += size if not open_nodes else 0
+        if size > MAX_NODES or (open_nodes and open_nodes[-1][1] > MAX_NODES) or total > MAX_NODES:
+            raise ScenarioError(f"{path}: more than {MAX_NODES:,} values once its aliases are expanded")
+
+
+def read_scenario(path: Path) -> Scenario:
+    """A scenario file, checked for shape; ScenarioError names what is wrong."""
+    data = load_yaml(path)
+    if not isinstance(data, dict):
+        raise ScenarioError(f"{path}: expected a mapping with title, cards, start, actions, expect")
+    missing = [k for k in ("title", "cards", "actions", "expect") if k not in data]
+    if missing:
+        raise ScenarioError(f"{path}: missing {', '.join(missing)}")
+    unknown = set(map(str, data)) - TOP_FIELDS
+    if unknown:
+        raise ScenarioError(
+            f"{path}: unknown field {', '.join(sorted(unknown))} (fields: {', '.join(sorted(TOP_FIELDS))})"
+        )
+    _expect_type(path, "cards", data["cards"], dict, "a mapping of card names")
+    _expect_type(path, "actions", data["actions"], list, "a list of steps")
+    _expect_type(
+        path, "start", data.get("start") or {}, dict, "a mapping of the turn and each player's zones"
+    )
+    _expect_type(path, "expect", data["expect"] or {}, dict, "a mapping of what the text states")
+    replays = data.get("replays") or []
+    scenario = Scenario(
+        path=Path(path),
+        title=str(data["title"]),
+        replays=[str(r) for r in (replays if isinstance(replays, list) else [replays])],
+        cards=data["cards"],
+        start=data.get("start") or {},
+        actions=data["actions"],
+        expect=data["expect"] or {},
+        quote=str(data.get("quote") or ""),
+    )
+    _check_start(scenario)
+    _check_expect(scenario)
+    return scenario
+
+
+def _expect_type(path: Path, name: str, value: Any, kind: type, what: str) -> None:
+    if not isinstance(value, kind):
+        raise ScenarioError(f"{path}: {name} must be {what}, not {type(value).__name__} {value!r:.60}")
+
+
+def _check_start(scenario: Scenario) -> None:
+    where, start = f"{scenario.path}: start", scenario.start
+    unknown = set(map(str, start)) - {"turn", "phase", *PLAYERS}
+    if unknown:
+        raise ScenarioError(f"{where}: unknown field {', '.join(sorted(unknown))} (players are A and B)")
+    if str(start.get("turn", "A")) not in PLAYERS:
+        raise ScenarioError(f"{where}.turn: {start['turn']!r} is not a player (A or B)")
+    if start.get("phase") is not None and start["phase"] not in PHASES:
+        raise ScenarioError(f"{where}.phase: {start['phase']!r} is not a phase ({', '.join(PHASES)})")
+    for player in PLAYERS:
+        side = start.get(player) or {}
+        if not isinstance(side, dict):
+            raise ScenarioError(f"{where}.{player} must be a mapping of zones")
+        unknown = set(map(str, side)) - set(ZONES) - {"lp", "deck"}
+        if unknown:
+            raise ScenarioError(f"{where}.{player}: unknown zone {', '.join(sorted(unknown))}")
+        if "lp" in side and not _count(side["lp"]):
+            raise ScenarioError(f"{where}.{player}.lp must be a whole number, 0 or more, not {side['lp']!r}")
+        deck = side.get("deck", 40)
+        if not (_count(deck) or isinstance(deck, list)):
+            raise ScenarioError(
+                f"{where}.{player}.deck must be a number of cards (0 or more) or a list, not {deck!r}"
+            )
+        for zone in ZONES:
+            entries = side.get(zone) or []
+            if zone != "deck" and not isinstance(entries, list):
+                raise ScenarioError(f"{where}.{player}.{zone} must be a list of cards")
+
+
+def _check_expect(scenario: Scenario) -> None:
+    where, expect = f"{scenario.path}: expect", scenario.expect
+    unknown = set(map(str, expect)) - EXPECT_FIELDS
+    if unknown:
+        raise ScenarioError(
+            f"{where}: unknown field {', '.join(sorted(unknown))} (fields: {', '.join(sorted(EXPECT_FIELDS))})"
+        )
+    for name, kind, what in (
+        ("cards", dict, "a mapping of card → state"),
+        ("lp", dict, "a mapping of player → LP"),
+        ("missed", list, "a list of cards"),
+        ("resolved", list, "a list of cards"),
+    ):
+        if name in expect:
+            _expect_type(scenario.path, f"expect.{name}", expect[name], kind, what)
+    for card, wanted in (expect.get("cards") or {}).items():
+        _expect_type(scenario.path, f"expect.cards.{card}", wanted, dict, "a mapping of zone, atk, def, …")
+        extra = set(map(str, wanted)) - CARD_STATE
+        if extra:
+            raise ScenarioError(f"{where}.cards.{card}: unknown field {', '.join(sorted(extra))}")
+    for player in expect.get("lp") or {}:
+        if str(player) not in PLAYERS:
+            raise ScenarioError(f"{where}.lp: {player!r} is not a player (A or B)")
+    if expect.get("winner") not in (None, "A", "B", "draw"):
+        raise ScenarioError(f"{where}.winner: {expect['winner']!r} is not A, B or draw")
+
+
+def _count(value: Any) -> bool:
+    return type(value) is int and value >= 0
+
+
+# --- playing -----------------------------------------------------------------------
+
+
+def replay(scenario: Scenario) -> Replay:
+    """Play a scenario; the result says where it differs from what the text states."""
+    where = str(scenario.path)
+    try:
+        specs = {
+            key: parse_card(str(value.get("name", key)) if isinstance(value, dict) else key, value)
+            for key, value in scenario.cards.items()
+        }
+    except ScenarioCardError as exc:
+        raise ScenarioError(f"{where}: {exc}") from None
+    start = scenario.start
+    duel = Duel(specs, turn_player=str(start.get("turn", "A")))
+    duel.turn.phase = start.get("phase")
+    try:
+        _set_up(duel, start, where)
+    except (KeyError, TypeError, ValueError, AttributeError) as exc:
+        raise ScenarioError(f"{where}: start: {type(exc).__name__}: {exc}") from None
+    except EngineError as exc:
+        raise ScenarioError(f"{where}: start: {exc}") from None
+    mismatches: list[str] = []
+    for number, action in enumerate(scenario.actions, 1):
+        mismatches += _play_step(duel, action, f"{where}: step {number}", number)
+    state = duel.state()
+    mismatches += _compare(scenario.expect, state)
+    log = [f"{i:>3}. {line}" for i, line in enumerate(duel.log, 1)]
+    return Replay(scenario, log, state, mismatches)
+
+
+def _play_step(duel: Duel, action: Any, step: str, number: int) -> list[str]:
+    """One action: performed, or refused as the file says it must be."""
+    if isinstance(action, str) and action in BARE:
+        action = {action: None}  # the verbs that take nothing can be written bare
+    verb = _check_action(action, step)
+    refused = action.get("expect_error")
+    try:
+        ACTIONS[verb](duel, action, step)
+    except IllegalActionError as exc:
+        if refused is None:
+            # An action the rules refuse (a chain too slow, an attack that cannot
+            # be made) that the file does not mark `expect_error` is a mistake in the file.
+            raise ScenarioError(f"{step}: impossible: {exc}") from None
+        duel.say(f"refused, as the text says: {exc}")
+        if str(refused) and str(refused) not in str(exc):
+            return [f"step {number}: refused for another reason: {exc}"]
+        return []
+    except EngineError as exc:
+        raise ScenarioError(f"{step}: {exc}") from None
+    except (KeyError, TypeError, ValueError, AttributeError) as exc:
+        # A value of the wrong shape in the file (a word where a number goes…).
+        raise ScenarioError(f"{step}: cannot perform {action!r:.80}: {type(exc).__name__}: {exc}") from None
+    if refused is not None:
+        return [f"step {number}: the text says this is not allowed, but it was"]
+    return []
+
+
+def _check_action(action: Any, step: str) -> str:
+    if not isinstance(action, dict):
+        raise ScenarioError(f"{step}: unknown action {action!r:.80} (known: {', '.join(ACTIONS)})")
+    verbs = [k for k in action if k in ACTIONS]
+    if not verbs:
+        raise ScenarioError(f"{step}: unknown action {action!r:.80} (known: {', '.join(ACTIONS)})")
+    if len(verbs) > 1:
+        raise ScenarioError(f"{step}: one action per step, not {' and '.join(verbs)}")
+    verb = verbs[0]
+    extra = set(map(str, action)) - {verb, "expect_error"} - ACTION_FIELDS.get(verb, set())
+    if extra:
+        takes = sorted(ACTION_FIELDS.get(verb, set()) | {"expect_error"})
+        raise ScenarioError(
+            f"{step}: {verb} has no field {', '.join(sorted(extra))} (it takes {', '.join(takes)})"
+        )
+    player = action.get("player")
+    if player is not None and verb != "damage" and str(player) not in PLAYERS:
+        raise ScenarioError(f"{step}: player {player!r} is not A or B")
+    return verb
+
+
+def _set_up(duel: Duel, start: dict[str, Any], where: str) -> None:
+    for player in PLAYERS:
+        side = start.get(player) or {}
+        duel.players[player].lp = int(side.get("lp", 8000))
+        deck = side.get("deck", 40)  # a number of cards, or the cards that matter
+        duel.players[player].deck = len(deck) if isinstance(deck, list) else int(deck)
+        for zone in ZONES:
+            entries = side.get(zone) or []
+            if zone == "deck" and not isinstance(entries, list):
+                continue
+            for entry in entries:
+                key, options = (entry, {}) if isinstance(entry, str) else (entry.get("card"), entry)
+                if key not in duel.specs:
+                    raise ScenarioError(f"{where}: start: {player}'s {zone} names unknown card {key!r}")
+                duel.put(
+                    str(key),
+                    str(key),
+                    player,
+                    "monster" if zone == "monsters" else zone,
+                    face_up=options.get("face", "up") == "up",
+                    position=options.get("position", "attack"),
+                )
+
+
+def _card(duel: Duel, action: dict, name: str, step: str) -> str:
+    key = str(action[name])
+    if key not in duel.cards:
+        raise ScenarioError(f"{step}: unknown card {key!r}")
+    return key
+
+
+def _activate(duel: Duel, action: dict, step: str) -> None:
+    raw = action.get("target") or []
+    targets = [str(t) for t in (raw if isinstance(raw, list) else [raw])]
+    for t in targets:
+        if t not in duel.cards:
+            raise ScenarioError(f"{step}: the target {t!r} is not a card of this scenario")
+        if duel.cards[t].zone in ("hand", "deck"):
+            raise ScenarioError(f"{step}: the target {t!r} is not on the field or in a public zone")
+    effect = action.get("effect", 1)
+    if not _count(effect) or effect < 1:
+        raise ScenarioError(f"{step}: effect is the effect's number, 1 or more, not {effect!r}")
+    duel.activate(_card(duel, action, "activate", step), targets, effect - 1, action.get("player"))
+
+
+def _set(duel: Duel, action: dict, step: str) -> None:
+    key = _card(duel, action, "set", step)
+    if duel.cards[key].spec.kind == "monster":
+        duel.summon(key, "defense", face_up=False)
+    else:
+        duel.set_spell_trap(key)
+
+
+def _special_summon(duel: Duel, action: dict, step: str) -> None:
+    duel.timeline.next_moment()
+    duel.special_summon(
+        _card(duel, action, "special_summon", step), action.get("position", "attack"), action.get("player")
+    )
+    duel.check_replay()
+
+
+def _attack(duel: Duel, action: dict, step: str) -> None:
+    target = action.get("target", "direct")
+    if target != "direct" and target not in duel.cards:
+        raise ScenarioError(f"{step}: the attack target {target!r} is not a card of this scenario")
+    duel.declare_attack(_card(duel, action, "attack", step), None if target == "direct" else str(target))
+
+
+def _retarget(duel: Duel, action: dict, step: str) -> None:
+    target = action["retarget"]
+    if target not in ("direct", None) and target not in duel.cards:
+        raise ScenarioError(f"{step}: the new target {target!r} is not a card of this scenario")
+    duel.retarget(None if target in ("direct", None) else str(target))
+
+
+def _damage_step(duel: Duel, action: dict, step: str) -> None:
+    timing = action.get("damage_step")
+    if timing is not None and timing not in DAMAGE_STEP:
+        raise ScenarioError(f"{step}: damage_step: {timing!r} is not a timing ({', '.join(DAMAGE_STEP)})")
+    duel.damage_step(timing)
+
+
+def _moved(verb: str) -> Callable[[Duel, dict, str], None]:
+    """An action that moves one card by a rule of its own (destroy, send to the GY, …)."""
+
+    def perform(duel: Duel, action: dict, step: str) -> None:
+        key = _card(duel, action, verb, step)
+        duel.timeline.next_moment()
+        if verb == "destroy":
+            duel.destroy(key, action.get("reason", "is destroyed"))
+        else:
+            getattr(duel, verb)(key)
+        duel.check_replay()
+
+    return perform
+
+
+def _damage(duel: Duel, action: dict, step: str) -> None:
+    spec = action["damage"]
+    if not isinstance(spec, dict):
+        raise ScenarioError(f"{step}: damage takes {{players: [A, B], amount: N}}, not {spec!r:.60}")
+    players = [str(p) for p in spec.get("players", [spec.get("player", "B")])]
+    if any(p not in PLAYERS for p in players) or not _count(spec.get("amount")):
+        raise ScenarioError(f"{step}: damage needs players A/B and an amount of 0 or more: {spec!r:.60}")
+    duel.timeline.next_moment()
+    duel.damage(players, spec["amount"])
+
+
+def _draw(duel: Duel, action: dict, step: str) -> None:
+    if not _count(action["draw"]):
+        raise ScenarioError(f"{step}: draw takes a number of cards, 0 or more, not {action['draw']!r}")
+    duel.timeline.next_moment()
+    duel.draw_cards(str(action.get("player", duel.turn_player)), action["draw"])
+
+
+ACTIONS: dict[str, Callable[[Duel, dict, str], None]] = {
+    "summon": lambda duel, a, step: duel.summon(_card(duel, a, "summon", step), a.get("position", "attack")),
+    "set": _set,
+    "flip_summon": lambda duel, a, step: duel.flip_summon(_card(duel, a, "flip_summon", step)),
+    "special_summon": _special_summon,
+    "activate": _activate,
+    "resolve": lambda duel, a, step: duel.resolve_chain(),
+    "attack": _attack,
+    "retarget": _retarget,
+    "stop_attack": lambda duel, a, step: duel.stop_attack(),
+    "damage_step": _damage_step,
+    "destroy": _moved("destroy"),
+    "send_to_gy": _moved("send_to_gy"),
+    "return_to_hand": _moved("return_to_hand"),
+    "flip_face_up": _moved("flip_face_up"),
+    "flip_face_down": _moved("flip_face_down"),
+    "negate_effects": lambda duel, a, step: duel.negate_effects_of(_card(duel, a, "negate_effects", step)),
+    "phase": lambda duel, a, step: duel.enter_phase(str(a["phase"])),
+    "end_phase": lambda duel, a, step: duel.end_phase(),
+    "end_turn": lambda duel, a, step: duel.end_turn(),
+    "damage": _damage,
+    "draw": _draw,
+}
+# What each action may carry besides its own value and `expect_error`.
+ACTION_FIELDS: dict[str, set[str]] = {
+    "summon": {"position"},
+    "special_summon": {"position", "player"},
+    "activate": {"target", "effect", "player"},
+    "attack": {"target"},
+    "destroy": {"reason"},
+    "draw": {"player"},
+}
+BARE = ("resolve", "damage_step", "end_phase", "end_turn", "stop_attack")
+
+
+def _compare(expect: dict[str, Any], state: dict[str, Any]) -> list[str]:
+    """Where the final state differs from what the text states."""
+    out = []
+    for key, wanted in (expect.get("cards") or {}).items():
+        if key not in state["cards"]:
+            out.append(f"expect: no card {key!r} in this scenario")
+            continue
+        have = state["cards"][key]
+        for attr, value in wanted.items():
+            if attr not in have or have[attr] != value:
+                out.append(f"「{key}」 {attr}: the text says {value!r}, the replay gives {have.get(attr)!r}")
+    for player, lp in (expect.get("lp") or {}).items():
+        if state["lp"].get(player) != lp:
+            out.append(f"{player}'s LP: the text says {lp}, the replay gives {state['lp'].get(player)}")
+    if "winner" in expect and (expect["winner"] or None) != state["winner"]:
+        out.append(f"winner: the text says {expect['winner']!r}, the replay gives {state['winner']!r}")
+    if "replay" in expect:
+        wanted, have = expect["replay"], state["replays"]
+        if (isinstance(wanted, bool) and wanted != (have > 0)) or (
+            not isinstance(wanted, bool) and wanted != have
+        ):
+            out.append(f"replay: the text says {wanted!r}, the replay gives {have}")
+    if "missed" in expect and sorted(map(str, expect["missed"])) != sorted(state["missed"]):
+        out.append(f"missed timing: the text says {expect['missed']}, the replay gives {state['missed']}")
+    if "resolved" in expect and [str(c) for c in expect["resolved"]] != state["resolved"]:
+        out.append(
+            f"resolution order: the text says {expect['resolved']}, the replay gives {state['resolved']}"
+        )
+    for name in ("turn", "phase"):
+        if name in expect and expect[name] != state[name]:
+            out.append(f"{name}: the text says {expect[name]!r}, the replay gives {state[name]!r}")
+    return out
+
+
+def resolve_scenarios(path: Path | None, kb_dir: Path) -> list[Path]:
+    """The scenario files a `replay` argument means: a file, a folder, or the name
+    of a scenario in the curated knowledge (`kb_dir/scenarios/`); none: them all."""
+    curated = Path(kb_dir) / "scenarios"
+    if path is None:
+        return scenario_files(curated)
+    named = curated / f"{Path(path).name.removesuffix('.yaml')}.yaml"
+    if not Path(path).exists() and named.exists():
+        return [named]
+    return scenario_files(path)
+
+
+def scenario_files(path: Path) -> list[Path]:
+    """The scenario files of a folder (sorted), or the one file given."""
+    path = Path(path)
+    if path.is_dir():
+        return sorted(p for p in path.glob("*.yaml") if p.is_file())
+    if not path.exists():
+        raise ScenarioError(f"{path}: no such file or folder")
+    return [path]

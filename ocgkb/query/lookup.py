@@ -1,0 +1,147 @@
+"""Finding a card or a concept from what a person types: typos, partial names,
+traditional characters, pinyin with or without spaces, and initials."""
+
+from __future__ import annotations
+
+import math
+import re
+from dataclasses import dataclass
+
+from ocgkb import OcgkbError
+from ocgkb.store.database import KnowledgeBase
+from ocgkb.text.name_forms import bare_form, latin_form, loose_form, name_grams
+
+MIN_SCORE = 60.0
+SUGGEST_SCORE = 45.0
+# A part of a name that many cards share (影依, 连锁) names a set, not a card.
+MAX_PART_CARDS = 3
+PART_IN_TEXTS = 4.0
+_LATIN = re.compile(r"^[a-z0-9 '\-.,:!?&\"/]+$")
+
+
+class NotFound(OcgkbError):
+    """No card, concept or section answers to the name given."""
+
+
+@dataclass(frozen=True)
+class CardMatch:
+    name: str
+    score: float
+    how: str  # zh, zh_official, en, ja, kana, texts, nickname, pinyin, initials, part, typo
+
+    def as_dict(self) -> dict:
+        return {"name": self.name, "score": round(self.score, 1), "how": self.how}
+
+
+def find_cards(kb: KnowledgeBase, query: str, limit: int = 5) -> list[CardMatch]:
+    """The cards a query most likely means, best first; empty when none is close.
+
+    Any name form is compared: the texts' names, the ygopro and official Chinese
+    names, English, Japanese and its kana reading, nicknames, pinyin and initials,
+    whole first (an indexed lookup), then as a part of a name, then with typos."""
+    return [m for m in _score_cards(kb, query) if m.score >= MIN_SCORE][:limit]
+
+
+def suggest_cards(kb: KnowledgeBase, query: str, limit: int = 5) -> list[CardMatch]:
+    """Cards a query that matched nothing may have meant, for a "did you mean"."""
+    return [m for m in _score_cards(kb, query) if m.score >= SUGGEST_SCORE][:limit]
+
+
+def _score_cards(kb: KnowledgeBase, query: str) -> list[CardMatch]:
+    normal = kb.normalize(query).strip()
+    text = loose_form(normal)
+    latin = latin_form(normal) if _LATIN.match(normal) else ""
+    if not text and not latin:
+        raise OcgkbError("the card name is empty")
+    best: dict[str, CardMatch] = {}
+
+    def offer(card: str, score: float, how: str) -> None:
+        if card not in best or score > best[card].score:
+            best[card] = CardMatch(card, score, how)
+
+    keys = [k for k in dict.fromkeys([text, latin]) if k]
+    marks = ",".join("?" * len(keys))
+    for card, how in kb.query(f"SELECT card, how FROM card_names WHERE form IN ({marks})", keys):
+        offer(card, 96.0 if how == "initials" else 100.0, how)
+    if not best:
+        if latin:
+            if len(latin) >= 4:
+                # Short Latin queries are weighed down: 2 of 4 letters alike is chance.
+                _part_and_typo(kb, latin, offer, weight=0.95, short=max(0, 8 - len(latin)) * 2.5)
+        else:
+            _part_and_typo(kb, text, offer)
+            _sounds_like(kb, bare_form(normal), offer)
+    names = list(best)
+    marks = ",".join("?" * len(names))
+    mentions = dict(kb.query(f"SELECT name, mentions FROM cards WHERE name IN ({marks})", names))
+    # Of several names that hold the query, the card the texts discuss is the likelier.
+    matches = [
+        CardMatch(m.name, m.score + PART_IN_TEXTS, m.how) if m.how == "part" and mentions.get(m.name) else m
+        for m in best.values()
+    ]
+    return sorted(matches, key=lambda m: (-m.score, -mentions.get(m.name, 0), m.name))
+
+
+def _forms_sharing(kb: KnowledgeBase, query: str, share: float) -> list[tuple[str, str, str]]:
+    """(form, card, how) of the name forms holding at least `share` of the query's
+    characters (letter triples for Latin): the only ones that can come close."""
+    grams = sorted(name_grams(query))
+    need = max(1, math.ceil(len(grams) * share))
+    marks = ",".join("?" * len(grams))
+    return kb.query(
+        f"""SELECT n.form, n.card, n.how FROM card_names n JOIN (
+               SELECT form_id FROM card_grams WHERE gram IN ({marks})
+               GROUP BY form_id HAVING count(*) >= ?) g ON g.form_id = n.id""",
+        (*grams, need),
+    )
+
+
+def _part_and_typo(kb: KnowledgeBase, query: str, offer, weight: float = 1.0, short: float = 0.0) -> None:
+    """A query inside a name is a partial name, unless many cards share it (影依,
+    元素英雄: a set name, only a suggestion); any other close name is a typo."""
+    from rapidfuzz import fuzz
+
+    parts: dict[str, float] = {}
+    prefixes: set[str] = set()
+    for form, card, how in _forms_sharing(kb, query, 0.4):
+        if len(query) >= 2 and query in form and len(form) > len(query):
+            parts[card] = max(parts.get(card, 0.0), 80.0 + 18.0 * len(query) / len(form))
+            if form.startswith(query):
+                prefixes.add(card)
+        elif (
+            abs(len(form) - len(query)) <= max(1, len(query) // 2)
+            and (score := fuzz.ratio(query, form)) >= SUGGEST_SCORE
+        ):
+            offer(card, score * weight - short, "pinyin" if how == "pinyin" else "typo")
+    # A set's name starts the names of its cards (元素英雄 荒野侠, 影依龙); a word of
+    # two characters (连锁, 墓地) is in too many names to mean one.
+    shared = len(parts) > MAX_PART_CARDS and (len(query) <= 2 or len(prefixes) * 2 > len(parts))
+    for card, score in parts.items():
+        offer(card, min(score, MIN_SCORE - 5) if shared else score, "part")
+
+
+def _sounds_like(kb: KnowledgeBase, bare: str, offer) -> None:
+    """Homophone typos (电器尾龙 → 电气尾龙): a name that reads as the query does."""
+    chars = sorted(set(bare))
+    marks = ",".join("?" * len(chars))
+    pinyin_of = dict(kb.query(f"SELECT char, pinyin FROM char_pinyin WHERE char IN ({marks})", chars))
+    spoken = "".join(pinyin_of.get(ch, ch) for ch in bare)
+    if spoken.isascii() and len(spoken) >= 2:
+        for (card,) in kb.query("SELECT card FROM card_names WHERE form = ? AND how = 'pinyin'", (spoken,)):
+            offer(card, 97.0, "typo")
+
+
+def find_concept(kb: KnowledgeBase, name: str) -> dict:
+    """A concept row by id, English or Chinese name or alias; NotFound names the closest."""
+    from ocgkb.query.plan import ontology_of
+
+    concept = ontology_of(kb).lookup(name)
+    if concept:
+        return dict(kb.query("SELECT * FROM concepts WHERE id = ?", (concept.id,))[0])
+    from rapidfuzz import process
+
+    rows = kb.query("SELECT id, name_en, name_zh FROM concepts ORDER BY id")
+    choices = {row["id"]: f"{row['id']} {row['name_en']} {row['name_zh']}" for row in rows}
+    close = process.extract(name, choices, limit=3, score_cutoff=50)
+    hint = f"; did you mean {', '.join(c[2] for c in close)}?" if close else ""
+    raise NotFound(f"no concept called {name!r}{hint}")

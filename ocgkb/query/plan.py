@@ -1,0 +1,206 @@
+"""Turning a question into what the index is searched for.
+
+The question is put in search form (kb.normalize) and cut into the index's
+words without jieba (tokenize.query_words); slang is translated into the texts'
+words (kb/synonyms.yaml, longest phrase first; kb/glossary.yaml for English
+game vocabulary, as whole words); the concepts it names
+(kb/concepts.yaml) add their other names; the cards it names are recognised.
+"""
+
+from __future__ import annotations
+
+import functools
+import json
+import re
+from dataclasses import dataclass
+
+from ocgkb import OcgkbError
+from ocgkb.sources.ontology import Ontology
+from ocgkb.store.database import KnowledgeBase
+from ocgkb.text.glossary import Glossary
+from ocgkb.text.name_forms import loose_form
+from ocgkb.text.names import NameScanner, card_token
+from ocgkb.text.normalize import squash
+from ocgkb.text.tokenize import MAX_WORD, bigrams, cjk_runs, latin_words, query_words, split_query
+
+MAX_QUERY = 300
+_LATIN = re.compile(r"[a-z0-9 ./'-]+")
+
+
+class QueryError(OcgkbError):
+    """A query that cannot be run: empty, too long, or with a bad filter."""
+
+
+@dataclass
+class QueryPlan:
+    """What a question was turned into; `ask --explain` shows it."""
+
+    text: str
+    words: list[str]
+    expansions: list[str]
+    inner: list[str]  # shorter words inside the question's words: 装备 in 装备卡
+    grams: list[str]
+    concepts: list[str]
+    cards: list[str]
+
+
+def plan_query(kb: KnowledgeBase, question: str) -> QueryPlan:
+    question = question.strip()
+    if not question:
+        raise QueryError("the query is empty")
+    if len(question) > MAX_QUERY:
+        raise QueryError(f"the query is {len(question)} characters long; ask in at most {MAX_QUERY}")
+    text = kb.normalize(question)
+    vocabulary = kb.vocabulary
+    vocabulary.prefetch(_pieces(text))
+    ignore = _query_lists(str(kb.path), kb.fingerprint)["ignore"]
+    whole, inner = split_query(text, vocabulary, kb.vocabulary_total)
+    words = [w for w in whole if w not in ignore]
+    inner = [w for w in inner if w not in ignore]
+    ontology = ontology_of(kb)
+    named = ontology.named(text)
+    concepts = list(named)
+    # What the question says in the texts' own words counts in full (血 → 基本分,
+    # and a concept named in English → its Chinese names); a concept's other
+    # names count less: they widen, they do not translate.
+    english = [
+        name
+        for cid, said in named.items()
+        if _LATIN.fullmatch(said) and said not in {squash(kb.normalize(n)) for n in ontology.concepts[cid].zh}
+        for name in ontology.concepts[cid].zh
+    ]
+    lists = _query_lists(str(kb.path), kb.fingerprint)
+    said_in_english = lists["glossary"].translate(text)
+    squashed = squash(text)
+    slang = _slang_verbs(squashed, lists["slang"])
+    translations = _as_words(
+        kb, _translate(squashed, lists["synonyms"]) + slang + said_in_english + english, words + inner
+    )
+    aliases = _as_words(
+        kb, [t for cid in concepts for t in ontology.forms(cid)], words + inner + translations
+    )
+    words = words + translations
+    expansion_words = aliases
+    cards = _cards_in(kb, text)
+    # A card the question names is one word, however jieba would cut it.
+    words = words + [
+        t for t in (card_token(squash(kb.normalize(c))) for c in cards) if t in vocabulary and t not in words
+    ]
+    grams = [g for g in dict.fromkeys(bigrams(text)) if len(g) == 2]
+    return QueryPlan(text, words, expansion_words, inner, grams, concepts, cards)
+
+
+def _pieces(text: str) -> list[str]:
+    """Every piece of the question segmentation may ask the vocabulary about."""
+    pieces = latin_words(text)
+    for run in cjk_runs(text):
+        for start in range(len(run)):
+            pieces += [run[start:end] for end in range(start + 2, min(start + MAX_WORD, len(run)) + 1)]
+    return pieces
+
+
+def _translate(text: str, synonyms: dict[str, list[str]]) -> list[str]:
+    """The texts' words for what the question says, longest phrase first: in
+    攻守表示 the phrase means battle position, not 攻守 (ATK/DEF)."""
+    taken = [False] * len(text)
+    found: list[str] = []
+    present = set(text)
+    for key in synonyms:  # stored longest first
+        if not key or key[0] not in present:
+            continue
+        start = text.find(key)
+        while start != -1:
+            end = start + len(key)
+            if not any(taken[start:end]):
+                taken[start:end] = [True] * len(key)
+                found += synonyms[key]
+            start = text.find(key, end)
+    return found
+
+
+def _slang_verbs(text: str, slang: dict) -> list[str]:
+    """The texts' words for one-character slang verbs said beside a particle or an
+    auxiliary (被康, 炸掉, 能接), never inside another word (炸弹, 直接)."""
+    found: list[str] = []
+    verbs, before, after = slang.get("verbs", {}), slang.get("before", []), slang.get("after", [])
+    for i, char in enumerate(text):
+        if char in verbs and (
+            any(text.startswith(w, i + 1) for w in after) or any(text.endswith(w, 0, i) for w in before)
+        ):
+            found += [t for t in verbs[char] if t not in found]
+    return found
+
+
+def _as_words(kb: KnowledgeBase, terms: list[str], known: list[str]) -> list[str]:
+    """Index words for a list of terms, leaving out those already in `known`."""
+    vocabulary = kb.vocabulary
+    found: list[str] = []
+    for term in terms:
+        form = squash(kb.normalize(term))
+        for word in [form] if form in vocabulary else query_words(form, vocabulary, kb.vocabulary_total):
+            if word not in known and word not in found:
+                found.append(word)
+    return found
+
+
+# What the query layer keeps from the database between calls in one process, by
+# the build's fingerprint: a rebuild in a running process (a server) is seen at once.
+def ontology_of(kb: KnowledgeBase) -> Ontology:
+    """The concepts of a built knowledge base."""
+    return _ontology(str(kb.path), kb.fingerprint)
+
+
+@functools.lru_cache(maxsize=4)
+def _ontology(path: str, fingerprint: str) -> Ontology:
+    from ocgkb.store.database import KnowledgeBase as _KB
+
+    kb = _KB(path)
+    ontology = Ontology.from_rows(kb.query("SELECT * FROM concepts ORDER BY id"), kb.normalize)
+    kb.close()
+    return ontology
+
+
+@functools.lru_cache(maxsize=4)
+def _query_lists(path: str, fingerprint: str) -> dict:
+    from ocgkb.store.database import KnowledgeBase as _KB
+
+    kb = _KB(path)
+    lists = json.loads(kb.meta("synonyms") or "{}")
+    kb.close()
+    synonyms = lists.get("synonyms", {})
+    longest_first = {key: synonyms[key] for key in sorted(synonyms, key=lambda k: (-len(k), k))}
+    return {
+        "synonyms": longest_first,
+        "ignore": set(lists.get("ignore", [])),
+        "glossary": Glossary.from_stored(lists.get("glossary", {})),
+        "slang": lists.get("slang", {}),
+    }
+
+
+def _cards_in(kb: KnowledgeBase, text: str) -> list[str]:
+    """The cards the texts name that a question names, in any of their names:
+    Chinese (the texts', ygopro's, the official), Japanese, English and nicknames.
+    Chinese names are found whole, longest first (旋风 is not in 银河旋风);
+    English ones as whole words."""
+    scanner, english, longest = _card_forms(str(kb.path), kb.fingerprint)
+    found = dict.fromkeys(scanner.find(loose_form(text)))
+    words = re.findall(r"[a-z0-9]+", text.lower())
+    # Every run of whole words up to the longest English name, looked up at once.
+    for start in range(len(words)):
+        for end in range(start + 1, min(start + longest, len(words)) + 1):
+            found.update(dict.fromkeys(english.get(" ".join(words[start:end]), ())))
+    return list(found)
+
+
+@functools.lru_cache(maxsize=4)
+def _card_forms(path: str, fingerprint: str) -> tuple[NameScanner, dict[str, list[str]], int]:
+    from ocgkb.store.database import KnowledgeBase as _KB
+
+    kb = _KB(path)
+    stored = json.loads(kb.meta("question_card_forms") or '{"chinese": {}, "english": []}')
+    kb.close()
+    english: dict[str, list[str]] = {}
+    for name, card in stored["english"]:
+        english.setdefault(name, []).append(card)
+    longest = max((name.count(" ") + 1 for name in english), default=0)
+    return NameScanner(stored["chinese"], min_length=2), english, longest

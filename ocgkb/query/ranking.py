@@ -1,0 +1,572 @@
+"""Ranking passages for a question.
+
+1. The question becomes words, bigrams and expansions (ocgkb.query.plan).
+2. Candidates: SQLite FTS5 ranks passages by BM25 over the question's
+   selective terms (those in at most MAX_SHARE of passages; the commonest
+   cost the most and tell the least), and separately over its expansions.
+3. Each candidate is scored by BM25 over *all* the terms, computed here on its
+   text, its bigrams and its section title or topic; a passage that says more
+   of what was asked, is about the concepts and cards the question names, or
+   states a number when a number is asked for, gains; a rule clause outranks a
+   loose paragraph; a clause whose example matches rises with it; a near-twin of
+   another passage is merged into it.
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+import json
+import math
+import re
+from collections import Counter
+from collections.abc import Iterable
+from dataclasses import dataclass, field
+
+from ocgkb import UsageError
+from ocgkb.query.plan import QueryError, QueryPlan, plan_query
+from ocgkb.store.database import KnowledgeBase
+
+CANDIDATES = 30  # passages ranked in full per question; the tuned sets score the same with 40
+# BM25 weights of where a term is found: the passage's words, its bigrams, its title.
+WORD_WEIGHT, GRAM_WEIGHT, TITLE_WEIGHT = 1.0, 0.4, 0.25
+# The curated questions a passage answers count below its own words.
+ASKED_WEIGHT = 0.6
+ASKED_GRAM_WEIGHT = 0.7  # their character pairs: slang the vocabulary lacks still meets slang
+BM25_K1, BM25_B = 1.2, 0.75
+KIND_PRIOR = {"clause": 1.0, "subitem": 0.93, "ruling": 0.95, "example": 0.85, "note": 0.85, "paragraph": 0.8}
+CONCEPT_BONUS = 0.18
+CARD_BONUS = 0.15
+# A shorter word inside one the question said (装备 in 装备卡) is the same idea
+# again: it helps to find a passage, not to count twice.
+INNER_WEIGHT = 0.15
+# Words the question did not say but its concepts add count less.
+EXPANSION_WEIGHT = 0.35
+# BM25 over OR-ed words favours one rare word; a passage that says more of what
+# was asked (weighted by rarity) is the better answer.
+COVERAGE_WEIGHT = 0.25
+# A matching example lifts its clause to this share of its own score.
+PARENT_LIFT = 0.9
+# Terms in more passages than MAX_POSTINGS, or than MAX_SHARE of them, are left
+# out of the candidate lookup: they cost the most and weigh the least (they still
+# count in scoring). 效果 is in 60% of passages.
+MAX_POSTINGS = 2000
+MAX_SHARE = 0.25
+RAREST_KEPT = 3
+# A paragraph that only repeats a clause's words ranks below the clause when the
+# clause scores at least this share of the paragraph's score.
+REPEAT_MARGIN = 0.8
+# The documents that retell the rules (the Master Rule wiki, the tournament text,
+# the phase/chain guide); the rulebook and the dated rulings state them.
+LOOSE_DOCS = ("masterrule", "tournament", "guide")
+# Answer types. A question that asks how many (几张, 多少, 上限) is answered by a
+# passage that states a number of the thing asked about (几张 → 15张); one that
+# asks what something is (是什么, 区别) by a passage that defines a term it names
+# (X指…, X即…, 称为X, X就是…).
+COUNT_QUESTION = re.compile(r"几\s*([张只次个回局星速点分秒])|多少|上限|下限|最多|最少|至多|至少")
+COUNTERS = "张只次个回合局分钟秒星速点"
+COUNT_BONUS = 0.12
+DEFINITION_QUESTION = re.compile(r"是什么|什么是|什么意思|指什么|是指|的区别|什么区别|有什么不同|不同在|定义")
+DEFINITION_BONUS = 0.2
+# Who decides (谁说了算, 由谁决定) is answered by a passage that says who decides or
+# chooses; at which step (哪一步, 什么时候, 时机) by one that names a phase, a step or a timing.
+ANSWER_TYPES = (
+    (
+        re.compile(
+            r"谁(?:说了算|决定|来定|定|选)|由谁|(?:谁|哪方|哪一方)(?:来)?(?:选择|决定)|who (?:decides|chooses|picks)"
+        ),
+        re.compile(r"决定|选择"),
+    ),
+    (
+        re.compile(
+            r"哪一?步|哪个(?:阶段|步骤|时点)|什么时候|何时|什么时点|时机|(?:之?前|之?后)还是|when (?:exactly|does|do|is|can)|which (?:step|phase)"
+        ),
+        re.compile(r"阶段|步骤|时点|之前|之后|时机"),
+    ),
+)
+ANSWER_TYPE_BONUS = 0.08
+
+__all__ = ["Filters", "Hit", "QueryError", "parse_date", "passage_hit", "plan_query", "search"]
+
+
+@dataclass
+class Filters:
+    """What a search keeps: dates are ISO days (`parse` reads what people type)."""
+
+    kind: str | None = None
+    section: str | None = None
+    concept: str | None = None
+    card: str | None = None
+    since: str | None = None
+    until: str | None = None
+
+    @classmethod
+    def parse(cls, kind=None, section=None, concept=None, card=None, since=None, until=None) -> Filters:
+        """Filters from typed options: an empty name is a usage error, dates are read once."""
+        for option, value in (("--section", section), ("--concept", concept), ("--card", card)):
+            if value is not None and not value.strip():
+                raise UsageError(f"{option} needs a value")
+        return cls(
+            kind,
+            section.strip() if section else None,
+            concept,
+            card,
+            parse_date(since) if since else None,
+            parse_date(until) if until else None,
+        )
+
+
+@dataclass
+class Hit:
+    id: str
+    kind: str
+    text: str
+    source: dict
+    section: str | None
+    topic: str
+    dates: list[str]
+    cards: list[str]
+    concepts: list[str]
+    score: float
+    parent: str | None = None  # the clause or ruling an example, sub-item or note belongs to
+    flags: list[str] = field(default_factory=list)
+    merged: list[str] = field(default_factory=list)  # near-twins folded into this hit
+    weak: bool = False  # nothing the question says is in its own words: the nearest, not an answer
+
+    def as_dict(self) -> dict:
+        return {
+            "id": self.id,
+            "kind": self.kind,
+            "text": self.text,
+            "source": self.source,
+            "section": self.section,
+            "topic": self.topic,
+            "dates": self.dates,
+            "cards": self.cards,
+            "concepts": self.concepts,
+            "score": round(self.score, 4),
+            "parent": self.parent,
+            "flags": self.flags,
+            "merged": self.merged,
+            "weak": self.weak,
+        }
+
+
+def search(
+    kb: KnowledgeBase,
+    question: str,
+    filters: Filters | None = None,
+    limit: int = 10,
+    plan: QueryPlan | None = None,
+) -> list[Hit]:
+    """The best passages for a question, best first. A hit whose own words (its
+    text or the questions it answers) hold nothing the question says, only its
+    title or a few characters, is marked `weak`: the nearest passage, not an answer.
+    `plan` is the question already planned (plan_query), so a caller plans once."""
+    where, params = _filter_sql(kb, filters or Filters())
+    plan = plan or plan_query(kb, question)
+    terms = plan.words + plan.inner + plan.grams + plan.expansions
+    if not terms:
+        return []  # only punctuation or question words: nothing to look for
+    counts = _document_counts(kb, terms)
+    # Bigrams inside a word already sought add cost, not candidates.
+    said = plan.words + plan.inner + plan.expansions
+    novel_grams = [g for g in plan.grams if not any(g in w for w in said)]
+    candidates = _candidates(kb, _selective(kb, said + novel_grams, counts), where, params)
+    if not candidates:
+        return []
+    relevance = _bm25(kb, plan, candidates, counts)
+    best = max(relevance.values()) or 1.0
+    answers_count = _count_pattern(plan.text)
+    answers_definition = _definition_pattern(plan)
+    answer_shapes = [shape for asked, shape in ANSWER_TYPES if asked.search(plan.text)]
+    coverage_weights = _coverage_weights(kb, plan.words, counts)
+    twins_allowed = _passing(kb, {c.dup_of for c in candidates.values() if c.dup_of}, where, params)
+    scored: dict[str, float] = {}
+    merged: dict[str, list[str]] = {}
+    for pid, passage in candidates.items():
+        score = relevance[pid] / best * KIND_PRIOR.get(passage.kind, 0.8)
+        score *= 1 - COVERAGE_WEIGHT + COVERAGE_WEIGHT * _coverage(coverage_weights, passage.body)
+        for cid in plan.concepts:
+            if cid in passage.concepts:
+                strength = 1.0 if passage.concepts[cid] == "text" else 0.5
+                score += CONCEPT_BONUS * strength / len(plan.concepts)
+        if plan.cards and not passage.cards.isdisjoint(plan.cards):
+            score += CARD_BONUS
+        if answers_count and answers_count.search(passage.body):
+            score += COUNT_BONUS
+        if answers_definition and answers_definition.search(passage.body):
+            score += DEFINITION_BONUS
+        score += ANSWER_TYPE_BONUS * sum(1 for shape in answer_shapes if shape.search(passage.body))
+        # A near-twin counts for the passage it repeats, shown once.
+        target = passage.dup_of if passage.dup_of in twins_allowed else pid
+        if target != pid:
+            merged.setdefault(target, []).append(pid)
+        scored[target] = max(scored.get(target, 0.0), score)
+    for pid, passage in candidates.items():
+        if passage.kind in ("example", "subitem") and passage.parent in scored and pid in scored:
+            scored[passage.parent] = max(scored[passage.parent], scored[pid] * PARENT_LIFT)
+    _rules_before_repeats(plan, candidates, scored)
+    ranked = sorted(scored.items(), key=lambda item: (-item[1], item[0]))[:limit]
+    hits = _hits(kb, ranked, merged)
+    sought = set(plan.words) | set(plan.expansions)
+    for hit in hits:
+        passage = candidates.get(hit.id)
+        hit.weak = not passage or sought.isdisjoint(passage.own_words)
+    return hits
+
+
+def _rules_before_repeats(
+    plan: QueryPlan, candidates: dict[str, Candidate], scored: dict[str, float]
+) -> None:
+    """A loose paragraph or bullet (the wiki, the guide, the tournament text) that
+    says nothing of the question a rule clause does not also say ranks below it."""
+    wanted = set(plan.words) | set(plan.expansions)
+    said = {pid: wanted & c.fields[0][0].keys() for pid, c in candidates.items() if pid in scored}
+    clauses = [pid for pid in said if candidates[pid].kind == "clause" and said[pid]]
+    for pid, words in said.items():
+        if not candidates[pid].loose or not words:
+            continue
+        covering = [
+            scored[c] for c in clauses if words <= said[c] and scored[c] >= REPEAT_MARGIN * scored[pid]
+        ]
+        if covering:
+            scored[pid] = min(scored[pid], max(covering) - 1e-6)
+
+
+def _count_pattern(text: str) -> re.Pattern[str] | None:
+    """What a passage answering a how-many question says: a number of the same thing."""
+    match = COUNT_QUESTION.search(text)
+    if not match:
+        return None
+    counter = match.group(1) or f"[{COUNTERS}]"
+    return re.compile(rf"(?:\d+|[一二三四五六七八九十两]+)\s*{counter}")
+
+
+def _definition_pattern(plan: QueryPlan) -> re.Pattern[str] | None:
+    """What a passage answering a what-is question says: one of its terms, defined."""
+    if not DEFINITION_QUESTION.search(plan.text):
+        return None
+    terms = sorted(
+        {w for w in plan.words if len(w) >= 2 and not DEFINITION_QUESTION.search(w)},
+        key=lambda w: (-len(w), w),
+    )
+    if not terms:
+        return None
+    named = "|".join(map(re.escape, terms))
+    return re.compile(
+        rf"(?:{named})(?:指|即|就是|是指|称为|称作|的意思是)|(?:称为|称作|所谓|叫做)(?:{named})"
+    )
+
+
+def _document_counts(kb: KnowledgeBase, terms: list[str]) -> dict[str, int]:
+    marks = ",".join("?" * len(terms))
+    return dict(kb.query(f"SELECT term, doc FROM term_counts WHERE term IN ({marks})", terms))
+
+
+def _selective(kb: KnowledgeBase, terms: list[str], counts: dict[str, int]) -> list[str]:
+    """The terms worth a full-text lookup: those in at most MAX_POSTINGS passages
+    and MAX_SHARE of them, or the RAREST_KEPT rarest when every term is common."""
+    present = [t for t in dict.fromkeys(terms) if counts.get(t, 0) > 0]
+    limit = min(MAX_POSTINGS, MAX_SHARE * kb.passage_count)
+    kept = [t for t in present if counts[t] <= limit]
+    if len(kept) < RAREST_KEPT:
+        kept = sorted(present, key=lambda t: counts[t])[:RAREST_KEPT]
+    return kept
+
+
+def _candidates(kb: KnowledgeBase, terms: list[str], where: str, params: list) -> dict[str, Candidate]:
+    """The best passages for some terms by FTS5's BM25, with what scoring needs."""
+    if not terms:
+        return {}
+    # Every term quoted, so input such as `No.62`, `NOT` or `-` is never FTS5 syntax.
+    match = " OR ".join('"' + t.replace('"', '""') + '"' for t in terms)
+    if where:
+        sql = f"""
+            SELECT p.rowid FROM passage_fts f JOIN passages p ON p.rowid = f.rowid
+            WHERE passage_fts MATCH ? {where}
+            ORDER BY bm25(passage_fts) LIMIT {CANDIDATES}
+        """
+        best = [r[0] for r in kb.query(sql, (match, *params))]
+    else:
+        # Without filters the index ranks alone: half the time.
+        best = [
+            r[0]
+            for r in kb.query(
+                "SELECT rowid FROM passage_fts WHERE passage_fts MATCH ?"
+                f" ORDER BY bm25(passage_fts) LIMIT {CANDIDATES}",
+                (match,),
+            )
+        ]
+    known = _read_candidates(kb, best)
+    return {known[rowid].id: known[rowid] for rowid in best if rowid in known}
+
+
+@dataclass(frozen=True)
+class Candidate:
+    """What ranking needs of a passage. A built knowledge base never changes under
+    an open connection, so each passage is read once per process (kb.candidates)."""
+
+    id: str
+    doc: str
+    kind: str
+    dup_of: str | None
+    parent: str | None
+    body: str
+    # (token counts, number of tokens) of the words, grams, context and asked fields
+    fields: tuple[tuple[Counter, int], ...]
+    concepts: dict[str, str]  # concept → how it is tagged ("text" or weaker)
+    cards: frozenset[str]
+
+    @property
+    def loose(self) -> bool:
+        """Text that repeats the rules in its own way (LOOSE_DOCS), not a rule itself."""
+        return self.doc in LOOSE_DOCS and self.kind in ("paragraph", "subitem")
+
+    @property
+    def own_words(self) -> set[str]:
+        """The words of its text and of the questions it answers."""
+        return self.fields[0][0].keys() | self.fields[3][0].keys()
+
+
+def warm(kb: KnowledgeBase) -> int:
+    """Read what ranking needs of every passage now, as a long-running process (a
+    server) would over its first questions; returns how many passages."""
+    rows = kb.query("SELECT rowid, id FROM passages")
+    for start in range(0, len(rows), 5000):
+        _read_candidates(kb, [r[0] for r in rows[start : start + 5000]])
+        _hit_parts(kb, [r[1] for r in rows[start : start + 5000]])
+    return len(rows)
+
+
+def _read_candidates(kb: KnowledgeBase, rowids: list[int]) -> dict[int, Candidate]:
+    """Candidates by rowid: those not yet read in this process in three queries."""
+    cache = kb.candidates
+    missing = [r for r in rowids if r not in cache]
+    if missing:
+        marks = ",".join("?" * len(missing))
+        rows = kb.query(
+            "SELECT rowid, id, doc, kind, dup_of, parent, search_text, words, grams, context, asked"
+            f" FROM passages WHERE rowid IN ({marks})",
+            missing,
+        )
+        ids = [r["id"] for r in rows]
+        tags = _concept_tags(kb, ids)
+        cards = _card_tags(kb, ids)
+        for r in rows:
+            fields = tuple(
+                (Counter(tokens), len(tokens))
+                for tokens in ((r[f] or "").split() for f in ("words", "grams", "context", "asked"))
+            )
+            cache[r["rowid"]] = Candidate(
+                r["id"],
+                r["doc"],
+                r["kind"],
+                r["dup_of"],
+                r["parent"],
+                r["search_text"],
+                fields,
+                tags.get(r["id"], {}),
+                frozenset(cards.get(r["id"], ())),
+            )
+    return {r: cache[r] for r in rowids if r in cache}
+
+
+def _bm25(
+    kb: KnowledgeBase, plan: QueryPlan, candidates: dict[str, Candidate], counts: dict[str, int]
+) -> dict[str, float]:
+    """BM25 of every candidate over all the question's terms, by where they are found."""
+    n = max(kb.passage_count, 1)
+    idf = {t: math.log(1 + (n - c + 0.5) / (c + 0.5)) for t, c in counts.items()}
+    average = kb.average_tokens
+    words = {t: idf.get(t, 0.0) for t in plan.words}
+    words.update({t: INNER_WEIGHT * idf.get(t, 0.0) for t in plan.inner})
+    grams = {t: idf.get(t, 0.0) for t in plan.grams}
+    expansions = {t: idf.get(t, 0.0) for t in plan.expansions}
+    asked_average = average.get("asked") or 1.0
+    scores = {}
+    for pid, passage in candidates.items():
+        text, pairs, title, asked = passage.fields
+        scores[pid] = (
+            WORD_WEIGHT * _field(text, words, average["words"])
+            + GRAM_WEIGHT * _field(pairs, grams, average["grams"])
+            + TITLE_WEIGHT * _field(title, words, average["context"])
+            + EXPANSION_WEIGHT * _field(text, expansions, average["words"])
+            + ASKED_WEIGHT * _field(asked, words, asked_average)
+            + ASKED_GRAM_WEIGHT * _field(asked, grams, asked_average)
+        )
+    return scores
+
+
+def _field(field: tuple[Counter, int], weights: dict[str, float], average: float) -> float:
+    """BM25 of one field, (its token counts, its length); `weights` the idf of the terms sought."""
+    counts, length = field
+    found = weights.keys() & counts.keys()
+    if not found:
+        return 0.0
+    norm = BM25_K1 * (1 - BM25_B + BM25_B * length / (average or 1.0))
+    return sum(weights[t] * counts[t] * (BM25_K1 + 1) / (counts[t] + norm) for t in found)
+
+
+def _coverage_weights(kb: KnowledgeBase, words: list[str], counts: dict[str, int]) -> dict[str, float]:
+    """How much each question word counts toward coverage: rarer words more."""
+    n = kb.passage_count
+    return {w: math.log(1 + n / (1 + counts.get(w, 0))) for w in words}
+
+
+def _coverage(weights: dict[str, float], body: str) -> float:
+    """The share of the question's words (weighted by rarity) a passage contains."""
+    total = sum(weights.values())
+    return sum(w for word, w in weights.items() if word in body) / total if total else 1.0
+
+
+def _filter_sql(kb: KnowledgeBase, filters: Filters) -> tuple[str, list]:
+    clauses, params = [], []
+    if filters.kind:
+        clauses.append("p.kind = ?")
+        params.append(filters.kind)
+    if filters.section:
+        escaped = filters.section.replace("\\", "\\\\").replace("%", "\\%").replace("_", "\\_")
+        known = kb.query(
+            "SELECT 1 FROM sections WHERE number = ? OR number LIKE ? ESCAPE '\\' LIMIT 1",
+            (filters.section, escaped + ".%"),
+        )
+        if not known:
+            raise QueryError(f"no section {filters.section}")
+        clauses.append("(p.section = ? OR p.section LIKE ? ESCAPE '\\')")
+        params += [filters.section, escaped + ".%"]
+    if filters.concept:
+        from ocgkb.query.lookup import find_concept
+
+        concept = find_concept(kb, filters.concept)
+        clauses.append("p.id IN (SELECT passage_id FROM passage_concepts WHERE concept = ?)")
+        params.append(concept["id"])
+    if filters.card:
+        from ocgkb.query.lookup import find_cards
+
+        matches = find_cards(kb, filters.card, limit=1)
+        if not matches:
+            raise QueryError(f"no card is called anything like {filters.card!r}")
+        clauses.append("p.id IN (SELECT passage_id FROM passage_cards WHERE card = ?)")
+        params.append(matches[0].name)
+    if filters.since or filters.until:
+        # One date of the passage inside both bounds, not one date per bound.
+        clauses.append("p.id IN (SELECT passage_id FROM dates WHERE date >= ? AND date <= ?)")
+        params += [filters.since or "0000-00-00", filters.until or "9999-99-99"]
+    return "".join(" AND " + c for c in clauses), params
+
+
+def parse_date(value: str) -> str:
+    """An ISO date for --since / --until: 2023-01-01, 2023-1-1, 2023 or 23/1/1."""
+    value = value.strip()
+    for pattern, build in (
+        (r"(\d{4})", lambda y: (int(y), 1, 1)),
+        (r"(\d{4})-(\d{1,2})", lambda y, m: (int(y), int(m), 1)),
+        (r"(\d{4})-(\d{1,2})-(\d{1,2})", lambda y, m, d: (int(y), int(m), int(d))),
+        (r"(\d{2})/(\d{1,2})/(\d{1,2})", lambda y, m, d: (2000 + int(y), int(m), int(d))),
+    ):
+        match = re.fullmatch(pattern, value)
+        if match:
+            try:
+                return dt.date(*build(*match.groups())).isoformat()
+            except ValueError:
+                break
+    raise QueryError(f"not a date: {value!r} (use YYYY-MM-DD)")
+
+
+def _passing(kb: KnowledgeBase, ids: Iterable[str], where: str, params: list) -> set[str]:
+    """Which of these passages the filters let through."""
+    ids = list(ids)
+    if not ids:
+        return set()
+    marks = ",".join("?" * len(ids))
+    return {
+        r[0]
+        for r in kb.query(f"SELECT p.id FROM passages p WHERE p.id IN ({marks}) {where}", (*ids, *params))
+    }
+
+
+def _concept_tags(kb: KnowledgeBase, ids: list[str]) -> dict[str, dict[str, str]]:
+    marks = ",".join("?" * len(ids))
+    tags: dict[str, dict[str, str]] = {}
+    for row in kb.query(
+        f"SELECT passage_id, concept, how FROM passage_concepts WHERE passage_id IN ({marks})", ids
+    ):
+        tags.setdefault(row[0], {})[row[1]] = row[2]
+    return tags
+
+
+def _card_tags(kb: KnowledgeBase, ids: list[str]) -> dict[str, set[str]]:
+    marks = ",".join("?" * len(ids))
+    cards: dict[str, set[str]] = {}
+    for row in kb.query(f"SELECT passage_id, card FROM passage_cards WHERE passage_id IN ({marks})", ids):
+        cards.setdefault(row[0], set()).add(row[1])
+    return cards
+
+
+def passage_hit(kb: KnowledgeBase, pid: str, score: float = 0.0) -> Hit:
+    """One passage as a hit, by its id."""
+    return _hits(kb, [(pid, score)], {})[0]
+
+
+def passage_hits(kb: KnowledgeBase, ids: list[str]) -> list[Hit]:
+    """Passages as hits, in the order given, read in one batch."""
+    return _hits(kb, [(pid, 0.0) for pid in ids], {})
+
+
+def _hits(kb: KnowledgeBase, ranked: list[tuple[str, float]], merged: dict[str, list[str]]) -> list[Hit]:
+    """Whole hits for ranked ids: what each passage shows is read once per process,
+    those not yet read in four queries whatever their number."""
+    parts = _hit_parts(kb, [pid for pid, _ in ranked])
+    return [
+        Hit(**parts[pid], score=score, merged=merged.get(pid, []))  # type: ignore[arg-type]
+        for pid, score in ranked
+    ]
+
+
+def _hit_parts(kb: KnowledgeBase, ids: list[str]) -> dict[str, dict]:
+    cache = kb.hit_parts
+    missing = [pid for pid in dict.fromkeys(ids) if pid not in cache]
+    if missing:
+        marks = ",".join("?" * len(missing))
+        rows = {r["id"]: r for r in kb.query(f"SELECT * FROM passages WHERE id IN ({marks})", missing)}
+        dates = _grouped(
+            kb, f"SELECT passage_id, date FROM dates WHERE passage_id IN ({marks}) ORDER BY position", missing
+        )
+        cards = _grouped(
+            kb,
+            f"SELECT passage_id, card FROM passage_cards WHERE passage_id IN ({marks}) ORDER BY rowid",
+            missing,
+        )
+        concepts = _grouped(
+            kb,
+            f"SELECT passage_id, concept FROM passage_concepts WHERE passage_id IN ({marks}) ORDER BY concept",
+            missing,
+        )
+        for pid, row in rows.items():
+            cache[pid] = {
+                "id": pid,
+                "kind": row["kind"],
+                "text": row["text"],
+                "source": {
+                    "file": row["file"],
+                    "doc": row["doc"],
+                    "line": row["line"],
+                    "line_end": row["line_end"],
+                },
+                "section": row["section"] if row["doc"] == "rulebook" else None,
+                "topic": row["topic"],
+                "dates": dates.get(pid, []),
+                "cards": list(dict.fromkeys(cards.get(pid, []))),
+                "concepts": concepts.get(pid, []),
+                "parent": row["parent"],
+                "flags": json.loads(row["flags"]) if row["flags"] else [],
+            }
+    # Copies: a caller may change its hits, never the cache.
+    return {pid: {k: (list(v) if isinstance(v, list) else v) for k, v in cache[pid].items()} for pid in ids}
+
+
+def _grouped(kb: KnowledgeBase, sql: str, ids: list[str]) -> dict[str, list[str]]:
+    grouped: dict[str, list[str]] = {}
+    for key, value in kb.query(sql, ids):
+        grouped.setdefault(key, []).append(value)
+    return grouped

@@ -1,0 +1,115 @@
+"""The corpus on disk: the manifest, reading each document, and the input fingerprint."""
+
+from __future__ import annotations
+
+import hashlib
+from dataclasses import dataclass
+from pathlib import Path
+
+from ocgkb import SourceError
+
+MANIFEST = "manifest.yaml"
+# The layout of the built database: a change means every knowledge base is rebuilt.
+SCHEMA_VERSION = "12"
+KB_FILES = (
+    "concepts.yaml",
+    "repairs.yaml",
+    "terms.yaml",
+    "synonyms.yaml",
+    "glossary.yaml",
+    "card_aliases.yaml",
+    "card_nicknames.yaml",
+)
+PARSERS = ("rulebook", "rulings", "article")
+
+
+@dataclass(frozen=True)
+class SourceDocument:
+    file: str
+    name: str
+    parser: str
+    title: str
+    description: str
+    headings: str
+    sha256_expected: str
+    path: Path
+
+    def read(self) -> str:
+        """The text, or a one-line SourceError naming the file."""
+        try:
+            data = self.path.read_bytes()
+        except FileNotFoundError:
+            raise SourceError(f"source file missing: {self.path}") from None
+        except OSError as exc:
+            raise SourceError(f"source file unreadable: {self.path} ({exc.strerror})") from None
+        try:
+            return data.decode("utf-8")
+        except UnicodeDecodeError as exc:
+            raise SourceError(f"source file is not UTF-8: {self.path} (byte {exc.start})") from None
+
+
+def read_manifest(data_dir: Path) -> list[SourceDocument]:
+    import yaml  # only when building, never on a query's start-up path
+
+    path = data_dir / MANIFEST
+    try:
+        data = yaml.safe_load(path.read_text(encoding="utf-8"))
+    except FileNotFoundError:
+        raise SourceError(f"no corpus manifest at {path}") from None
+    except (OSError, UnicodeDecodeError, yaml.YAMLError) as exc:
+        raise SourceError(f"corpus manifest unreadable: {path}: {str(exc).splitlines()[0]}") from None
+    entries = data.get("documents") if isinstance(data, dict) else None
+    if not isinstance(entries, list) or not entries:
+        raise SourceError(f"corpus manifest {path} lists no documents")
+    documents = []
+    for entry in entries:
+        if not isinstance(entry, dict) or not entry.get("file") or entry.get("parser") not in PARSERS:
+            raise SourceError(f"corpus manifest {path}: bad entry {entry!r:.80}")
+        documents.append(
+            SourceDocument(
+                file=str(entry["file"]),
+                name=str(entry.get("name") or Path(entry["file"]).stem),
+                parser=str(entry["parser"]),
+                title=str(entry.get("title") or entry["file"]),
+                description=str(entry.get("description") or ""),
+                headings=str(entry.get("headings") or "blank-after"),
+                sha256_expected=str(entry.get("sha256") or ""),
+                path=data_dir / str(entry["file"]),
+            )
+        )
+    return documents
+
+
+def card_facts_path(data_dir: Path) -> Path:
+    """The card facts file the manifest names (`cards: file:`)."""
+    import yaml
+
+    try:
+        data = yaml.safe_load((data_dir / MANIFEST).read_text(encoding="utf-8")) or {}
+    except (OSError, UnicodeDecodeError, yaml.YAMLError) as exc:
+        raise SourceError(f"corpus manifest unreadable: {data_dir / MANIFEST}: {exc}") from None
+    entry = data.get("cards") if isinstance(data, dict) else None
+    if not isinstance(entry, dict) or not entry.get("file"):
+        raise SourceError(f"corpus manifest {data_dir / MANIFEST} names no card facts (cards: file:)")
+    return data_dir / str(entry["file"])
+
+
+def sha256_bytes(data: bytes) -> str:
+    return hashlib.sha256(data).hexdigest()
+
+
+def fingerprint(data_dir: Path, kb_dir: Path, schema_version: str) -> str:
+    """One hash over everything a build reads; a change in any of it means rebuild.
+    Cheap enough for every command's start: it hashes bytes and parses nothing."""
+    digest = hashlib.sha256(schema_version.encode())
+    files = sorted(p for p in data_dir.glob("*") if p.is_file()) if data_dir.is_dir() else []
+    files += [kb_dir / name for name in KB_FILES]
+    for folder in ("scenarios", "questions"):
+        files += sorted((kb_dir / folder).glob("*.yaml")) if (kb_dir / folder).is_dir() else []
+    for path in files:
+        digest.update(path.name.encode())
+        try:
+            digest.update(hashlib.sha256(path.read_bytes()).digest())
+        except OSError:
+            digest.update(b"<missing>")
+    return digest.hexdigest()

@@ -1,0 +1,244 @@
+"""Opening the built knowledge base, building or rebuilding it when needed."""
+
+from __future__ import annotations
+
+import contextlib
+import functools
+import json
+import sqlite3
+from collections.abc import Callable, Iterable, Iterator, Mapping
+from pathlib import Path
+
+from ocgkb import OcgkbError, paths
+from ocgkb.sources import manifest as sources
+from ocgkb.text.normalize import Normalizer
+
+_UNSEEN = object()
+
+
+class Vocabulary(Mapping[str, int]):
+    """The words the index was cut into, with their document frequencies, read a
+    few at a time: a question looks up a few hundred substrings, never all 7,800
+    words (reading them all is most of a query's start-up)."""
+
+    def __init__(self, conn: sqlite3.Connection) -> None:
+        self._conn = conn
+        self._known: dict[str, int | None] = {}
+
+    def prefetch(self, terms: Iterable[str]) -> None:
+        """Look many terms up in one query (SQLite allows 32,766 parameters)."""
+        wanted = [t for t in dict.fromkeys(terms) if t not in self._known][:30000]
+        if not wanted:
+            return
+        found = dict(
+            self._conn.execute(
+                f"SELECT term, df FROM vocabulary WHERE term IN ({','.join('?' * len(wanted))})", wanted
+            )
+        )
+        self._known.update({t: found.get(t) for t in wanted})
+
+    def _lookup(self, term: str) -> int | None:
+        value = self._known.get(term, _UNSEEN)
+        if value is _UNSEEN:
+            row = self._conn.execute("SELECT df FROM vocabulary WHERE term = ?", (term,)).fetchone()
+            value = self._known[term] = row[0] if row else None
+        return value  # type: ignore[return-value]
+
+    def __getitem__(self, term: str) -> int:
+        value = self._lookup(term)
+        if value is None:
+            raise KeyError(term)
+        return value
+
+    def __contains__(self, term: object) -> bool:
+        return isinstance(term, str) and self._lookup(term) is not None
+
+    def __iter__(self) -> Iterator[str]:
+        return (row[0] for row in self._conn.execute("SELECT term FROM vocabulary"))
+
+    def __len__(self) -> int:
+        return self._conn.execute("SELECT count(*) FROM vocabulary").fetchone()[0]
+
+
+class KnowledgeBase:
+    """Read-only access to a built knowledge base."""
+
+    def __init__(self, path: Path) -> None:
+        self.path = Path(path)
+        self.conn = connect_read_only(self.path)
+        self.conn.row_factory = sqlite3.Row
+
+    def close(self) -> None:
+        self.conn.close()
+
+    def query(self, sql: str, params: tuple | dict = ()) -> list[sqlite3.Row]:
+        return self.conn.execute(sql, params).fetchall()
+
+    def meta(self, key: str) -> str | None:
+        row = self.conn.execute("SELECT value FROM meta WHERE key = ?", (key,)).fetchone()
+        return row[0] if row else None
+
+    @functools.cached_property
+    def fingerprint(self) -> str:
+        """The build's input fingerprint: what caches of this knowledge base are keyed by."""
+        return self.meta("fingerprint") or ""
+
+    @functools.cached_property
+    def normalize(self) -> Normalizer:
+        return Normalizer(json.loads(self.meta("repairs") or "{}"))
+
+    @functools.cached_property
+    def hit_parts(self) -> dict:
+        """What a hit shows of each passage, by id, kept like `candidates`."""
+        return {}
+
+    @functools.cached_property
+    def candidates(self) -> dict:
+        """What ranking has read of each passage (search.Candidate, by rowid), kept
+        for this connection's life (a built knowledge base never changes under it)."""
+        return {}
+
+    @functools.cached_property
+    def vocabulary(self) -> Vocabulary:
+        return Vocabulary(self.conn)
+
+    @functools.cached_property
+    def vocabulary_total(self) -> int:
+        stored = self.meta("vocabulary_total")
+        if stored:
+            return int(stored)
+        return self.conn.execute("SELECT sum(df) FROM vocabulary").fetchone()[0] or 1
+
+    @functools.cached_property
+    def passage_count(self) -> int:
+        return self.conn.execute("SELECT count(*) FROM passages").fetchone()[0]
+
+    @functools.cached_property
+    def average_tokens(self) -> dict[str, float]:
+        """Mean tokens per passage in each indexed field, for BM25's length norm."""
+        return json.loads(self.meta("average_tokens") or '{"words": 1, "grams": 1, "context": 1}')
+
+    def report(self) -> dict:
+        return json.loads(self.meta("report") or "{}")
+
+
+def connect_read_only(path: Path) -> sqlite3.Connection:
+    """A read-only connection to a file whatever its name: the URI escapes # ? %
+    and spaces, so /tmp/a#b/kb.sqlite never opens /tmp/a."""
+    from urllib.parse import quote
+
+    return sqlite3.connect(f"file:{quote(str(Path(path).resolve()))}?mode=ro", uri=True)
+
+
+def _fingerprint_of(db_path: Path) -> str | None:
+    """The input fingerprint a built database records; None when it is not a usable build."""
+    if not db_path.is_file():
+        return None
+    try:
+        conn = connect_read_only(db_path)
+        try:
+            row = conn.execute("SELECT value FROM meta WHERE key = 'fingerprint'").fetchone()
+            conn.execute("SELECT 1 FROM passage_fts LIMIT 1")
+        finally:
+            conn.close()
+    except sqlite3.Error:
+        return None
+    return row[0] if row else None
+
+
+def wanted_fingerprint(data_dir: Path | None = None, kb_dir: Path | None = None) -> str:
+    return sources.fingerprint(data_dir or paths.data_dir(), kb_dir or paths.kb_dir(), sources.SCHEMA_VERSION)
+
+
+def is_current(db_path: Path, data_dir: Path | None = None, kb_dir: Path | None = None) -> bool:
+    return _fingerprint_of(db_path) == wanted_fingerprint(data_dir, kb_dir)
+
+
+def check(db_path: Path, data_dir: Path | None = None, kb_dir: Path | None = None) -> dict:
+    """Whether a built knowledge base is sound (SQLite's integrity check) and up to
+    date (built from the sources and curated files as they are now)."""
+    db_path = Path(db_path)
+    result = {"path": str(db_path), "integrity": "missing", "up_to_date": False, "sound": False}
+    if not db_path.is_file():
+        return result
+    try:
+        conn = connect_read_only(db_path)
+        try:
+            rows = [r[0] for r in conn.execute("PRAGMA integrity_check(5)")]
+        finally:
+            conn.close()
+        result["integrity"] = "ok" if rows == ["ok"] else "; ".join(rows)
+    except sqlite3.DatabaseError as exc:
+        result["integrity"] = f"unreadable: {exc}"
+    result["up_to_date"] = _fingerprint_of(db_path) == wanted_fingerprint(data_dir, kb_dir)
+    result["sound"] = result["integrity"] == "ok" and result["up_to_date"]
+    return result
+
+
+@contextlib.contextmanager
+def build_lock(db_path: Path) -> Iterator[bool | None]:
+    """One build at a time for a knowledge base: a lock file beside it, held with
+    flock, so a second process waits for the first and then uses its result.
+    Yields True when locked, False where no file can be made there (the place is
+    not writable), None where the system has no flock (builds stay atomic)."""
+    try:
+        import fcntl
+    except ImportError:
+        yield None
+        return
+    lock_path = db_path.with_name(db_path.name + ".lock")
+    try:
+        db_path.parent.mkdir(parents=True, exist_ok=True)
+        handle = open(lock_path, "a+b")  # noqa: SIM115 - held for the whole build
+    except OSError:
+        yield False
+        return
+    try:
+        fcntl.flock(handle, fcntl.LOCK_EX)
+        yield True
+    finally:
+        handle.close()  # closing releases the lock
+
+
+def open_kb(
+    db_path: Path | None = None,
+    data_dir: Path | None = None,
+    kb_dir: Path | None = None,
+    on_build: Callable[[Callable[..., object]], object] | None = None,
+    on_stale_kept: Callable[[str], None] | None = None,
+) -> KnowledgeBase:
+    """The knowledge base at `db_path`, built first when missing or out of date.
+
+    `on_build(run)` lets a caller wrap the build (a progress bar); it must call
+    `run(progress)`. Builds are serialised by a lock: a process that waited for
+    another's build uses it. When a rebuild fails but an older build exists, the
+    older one is opened and `on_stale_kept(message)` is told why.
+    """
+    db_path = Path(db_path or paths.default_db_path())
+    paths.remove_dead_builds(db_path)
+    wanted = wanted_fingerprint(data_dir, kb_dir)
+    if _fingerprint_of(db_path) == wanted:
+        return KnowledgeBase(db_path)
+    from ocgkb.build.pipeline import build
+
+    def run(progress=None):
+        return build(db_path, data_dir, kb_dir, progress)
+
+    with build_lock(db_path) as locked:
+        if _fingerprint_of(db_path) == wanted:  # built by the process we waited for
+            return KnowledgeBase(db_path)
+        if locked is False and _fingerprint_of(db_path) is not None:
+            # Nothing can be written here: say so at once instead of building in vain.
+            if on_stale_kept:
+                on_stale_kept(
+                    f"cannot write to {db_path.parent}; using the stale knowledge base built before"
+                )
+            return KnowledgeBase(db_path)
+        try:
+            on_build(run) if on_build else run()
+        except OcgkbError as exc:
+            if _fingerprint_of(db_path) is None:
+                raise
+            if on_stale_kept:
+                on_stale_kept(f"{exc}; using the stale knowledge base built before")
+    return KnowledgeBase(db_path)

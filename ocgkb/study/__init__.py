@@ -1,0 +1,1 @@
+"""The knowledge base as a networkx graph, and its export for study."""

@@ -1,0 +1,110 @@
+"""The knowledge base as one networkx graph, for study and export.
+
+Nodes are `doc:NAME`, `section:NUMBER` (rulebook sections and ruling topics),
+`passage:ID`, `card:NAME` (with its password and names in every language),
+`archetype:NAME`, `concept:ID` and `scenario:NAME`; each has a `kind` and a readable
+`label`. Edges carry a `relation`: parent_of, in_section, in_document,
+illustrates, part_of, annotates, refers_to, mentions_card, mentions_archetype, about_concept,
+related_concept, defined_in, replays (a scenario of kb/scenarios/ → the passages
+it replays). Attribute values are strings or integers only
+(never None or lists), so every export format accepts them.
+"""
+
+from __future__ import annotations
+
+import json
+from typing import TYPE_CHECKING
+
+from ocgkb.store.database import KnowledgeBase
+from ocgkb.text.display import shorten
+
+if TYPE_CHECKING:
+    import networkx as nx
+
+
+def build_graph(kb: KnowledgeBase) -> nx.DiGraph:
+    """Every document, section, passage, card and concept, and how they link."""
+    import networkx as nx
+
+    graph = nx.DiGraph()
+    for row in kb.query("SELECT * FROM documents ORDER BY name"):
+        graph.add_node(
+            f"doc:{row['name']}", kind="document", label=row["title"], file=row["file"], doc=row["name"]
+        )
+    for row in kb.query("SELECT * FROM sections ORDER BY ord"):
+        rulebook = row["doc"] == "rulebook"
+        graph.add_node(
+            f"section:{row['number']}",
+            kind="section" if rulebook else "topic",
+            label=f"{row['number']} {row['title']}" if rulebook else row["title"],
+            number=row["number"],
+            title=row["title"],
+            doc=row["doc"],
+            line=row["line"],
+        )
+        if row["parent"] is None:
+            _edge(graph, f"doc:{row['doc']}", f"section:{row['number']}", "in_document")
+    dates = {}
+    for row in kb.query("SELECT passage_id, group_concat(date, ',') AS dates FROM dates GROUP BY passage_id"):
+        dates[row[0]] = row[1]
+    for row in kb.query("SELECT * FROM passages ORDER BY rowid"):
+        graph.add_node(
+            f"passage:{row['id']}",
+            kind=row["kind"],
+            label=shorten(row["text"], 32),
+            text=row["text"],
+            doc=row["doc"],
+            file=row["file"],
+            line=row["line"],
+            section=row["section"] or "",
+            topic=row["topic"],
+            dates=dates.get(row["id"], ""),
+            damaged=", ".join(json.loads(row["flags"])) if row["flags"] else "",
+        )
+    # The cards the texts name (not the 14k of the card facts), with their password and names.
+    for row in kb.query("SELECT * FROM cards WHERE mentions > 0 ORDER BY name"):
+        names = {key: row[key] for key in ("name_zh", "name_zh_official", "name_en", "name_ja") if row[key]}
+        password = {"password": row["password"]} if row["password"] is not None else {}
+        graph.add_node(
+            f"card:{row['name']}",
+            kind="card",
+            label=row["name"],
+            **password,
+            **names,
+            type_line=" · ".join(filter(None, [row["card_type"], row["type_line"] or row["property"]])),
+        )
+    for row in kb.query("SELECT * FROM archetypes ORDER BY name"):
+        graph.add_node(f"archetype:{row['name']}", kind="archetype", label=row["name"])
+    for row in kb.query("SELECT * FROM concepts ORDER BY id"):
+        graph.add_node(
+            f"concept:{row['id']}",
+            kind="concept",
+            label=row["name_zh"],
+            name_zh=row["name_zh"],
+            name_en=row["name_en"],
+            names=" / ".join([*json.loads(row["zh"]), *json.loads(row["en"])]),
+        )
+    for row in kb.query("SELECT * FROM scenarios ORDER BY name"):
+        graph.add_node(
+            f"scenario:{row['name']}", kind="scenario", label=row["title"], file=f"kb/scenarios/{row['file']}"
+        )
+    for row in kb.query("SELECT src, dst, relation FROM links ORDER BY rowid"):
+        _edge(graph, row[0], row[1], row[2])
+    for row in kb.query("SELECT passage_id, card FROM passage_cards ORDER BY rowid"):
+        _edge(graph, f"passage:{row[0]}", f"card:{row[1]}", "mentions_card")
+    for row in kb.query("SELECT passage_id, archetype FROM passage_archetypes ORDER BY rowid"):
+        _edge(graph, f"passage:{row[0]}", f"archetype:{row[1]}", "mentions_archetype")
+    for row in kb.query("SELECT passage_id, concept, how FROM passage_concepts ORDER BY rowid"):
+        _edge(graph, f"passage:{row[0]}", f"concept:{row[1]}", "about_concept", how=row[2])
+    return graph
+
+
+def _edge(graph: nx.DiGraph, src: str, dst: str, relation: str, **attrs: str) -> None:
+    # Two relations between the same pair (a ruling in a topic that it also
+    # refers to) are kept as one edge naming both.
+    if graph.has_edge(src, dst):
+        known = graph.edges[src, dst]["relation"].split(",")
+        if relation not in known:
+            graph.edges[src, dst]["relation"] = ",".join([*known, relation])
+        return
+    graph.add_edge(src, dst, relation=relation, **attrs)

@@ -1,0 +1,87 @@
+"""`ask`: the passages that settle a question, each with its examples and the
+dated rulings around it."""
+
+from __future__ import annotations
+
+from ocgkb.query.plan import plan_query
+from ocgkb.query.ranking import Filters, Hit, passage_hits, search
+from ocgkb.store.database import KnowledgeBase
+from ocgkb.views.section import scenarios_replaying
+
+RULINGS_PER_ANSWER = 3
+RULING_FLOOR = 0.6  # share of the best hit's score a ruling needs to be shown
+EXAMPLES_PER_ANSWER = 4
+
+
+def answer(kb: KnowledgeBase, question: str, filters: Filters | None = None, limit: int = 5) -> dict:
+    """`{"query", "plan", "hits"}`: each hit as `search` ranks it, with `clause`
+    (the clause or ruling an example, sub-item or note belongs to), `examples`
+    (the worked examples of that clause) and `rulings` (dated rulings on the same
+    concepts that also answer the question) attached. A clause is shown once even
+    when several of its examples match."""
+    plan = plan_query(kb, question)
+    pool = search(kb, question, filters, limit=max(limit * 4, 20), plan=plan)
+    # Rulings worth showing beside an answer: dated, nearly as relevant as the
+    # best hit, and about a concept the question names. Each is shown once.
+    floor = RULING_FLOOR * (pool[0].score if pool else 0.0)
+    asked = set(plan.concepts)
+    dated = [h for h in pool if h.dates and h.score >= floor and (not asked or asked & set(h.concepts))]
+    chosen: list[tuple[Hit, str]] = []  # each hit with the clause or ruling it is shown under
+    anchors: set[str] = set()
+    for hit in pool:
+        anchor = hit.parent if hit.kind in ("example", "subitem", "note") and hit.parent else hit.id
+        if anchor not in anchors:
+            anchors.add(anchor)
+            chosen.append((hit, anchor))
+        if len(chosen) == limit:
+            break
+    examples = _examples_of(kb, list(anchors))
+    # Every passage the answer shows, read in one batch.
+    wanted = {a for h, a in chosen if a != h.id} | {pid for h, a in chosen for pid in examples.get(a, [])}
+    read = {h.id: h for h in passage_hits(kb, sorted(wanted))}
+    shown: set[str] = set()
+    result = []
+    for hit, anchor in chosen:
+        item = hit.as_dict()
+        item["clause"] = read[anchor].as_dict() if anchor != hit.id else None
+        item["examples"] = [read[pid].as_dict() for pid in examples.get(anchor, []) if pid != hit.id][
+            :EXAMPLES_PER_ANSWER
+        ]
+        about = set(hit.concepts)
+        rulings = [
+            h
+            for h in dated
+            if h.id not in shown | {hit.id} and h.parent != anchor and about & set(h.concepts)
+        ]
+        item["rulings"] = [h.as_dict() for h in rulings[:RULINGS_PER_ANSWER]]
+        shown |= {h.id for h in rulings[:RULINGS_PER_ANSWER]} | {hit.id}
+        item["scenarios"] = scenarios_replaying(kb, [anchor, hit.id])
+        result.append(item)
+    return {
+        "query": question,
+        "plan": {
+            "words": plan.words,
+            "expansions": plan.expansions,
+            "concepts": plan.concepts,
+            "cards": plan.cards,
+        },
+        "hits": result,
+        "nothing_fits": all(item["weak"] for item in result),
+    }
+
+
+def _examples_of(kb: KnowledgeBase, anchors: list[str]) -> dict[str, list[str]]:
+    """The worked examples of each clause or ruling, in the order of the text."""
+    if not anchors:
+        return {}
+    marks = ",".join("?" * len(anchors))
+    examples: dict[str, list[str]] = {}
+    for pid, parent in kb.query(
+        f"SELECT id, parent FROM passages WHERE parent IN ({marks}) AND kind = 'example' ORDER BY rowid",
+        anchors,
+    ):
+        examples.setdefault(parent, []).append(pid)
+    return examples
+
+
+__all__ = ["answer", "Hit"]

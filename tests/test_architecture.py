@@ -1,0 +1,84 @@
+"""The layering ARCHITECTURE.md states, checked: a module imports only from its
+own layer or those below it (lazy imports inside functions included), and no
+function grows past about 60 lines."""
+
+from __future__ import annotations
+
+import ast
+
+import pytest
+
+from conftest import ROOT
+
+# Lowest first. A module may import its own layer and those below.
+LAYERS = [
+    ("ocgkb", "ocgkb.paths"),
+    ("ocgkb.text", "ocgkb.engine"),
+    ("ocgkb.sources",),
+    ("ocgkb.build",),
+    ("ocgkb.store",),
+    ("ocgkb.query",),
+    ("ocgkb.views", "ocgkb.study"),
+    ("ocgkb.cli", "ocgkb.web", "ocgkb.__main__"),
+]
+MAX_FUNCTION_LINES = 60
+
+
+def layer_of(module: str) -> int:
+    matches = [
+        (len(prefix), index)
+        for index, prefixes in enumerate(LAYERS)
+        for prefix in prefixes
+        if module == prefix or module.startswith(prefix + ".")
+    ]
+    return max(matches)[1]
+
+
+def modules() -> list[tuple[str, ast.Module]]:
+    found = []
+    for path in sorted((ROOT / "ocgkb").rglob("*.py")):
+        parts = path.relative_to(ROOT).with_suffix("").parts
+        name = ".".join(parts[:-1] if parts[-1] == "__init__" else parts)
+        found.append((name, ast.parse(path.read_text(encoding="utf-8"))))
+    return found
+
+
+def imports_of(name: str, tree: ast.Module) -> set[str]:
+    package = name if name.count(".") == 0 else name.rsplit(".", 1)[0]
+    found = set()
+    for node in ast.walk(tree):
+        if isinstance(node, ast.ImportFrom):
+            base = node.module or ""
+            if node.level:
+                anchor = package.split(".")[: len(package.split(".")) - node.level + 1]
+                base = ".".join(anchor + ([base] if base else []))
+            if base == "ocgkb" or base.startswith("ocgkb."):
+                found |= {f"{base}.{alias.name}" if base == "ocgkb" else base for alias in node.names}
+        elif isinstance(node, ast.Import):
+            found |= {alias.name for alias in node.names if alias.name.startswith("ocgkb")}
+    return found
+
+
+@pytest.mark.parametrize("name, tree", modules(), ids=lambda value: value if isinstance(value, str) else "")
+def test_a_module_imports_only_its_layer_and_below(name, tree):
+    own = layer_of(name)
+    upward = sorted(target for target in imports_of(name, tree) if layer_of(target) > own)
+    assert not upward, f"{name} (layer {own}) imports {upward}"
+
+
+def test_the_check_catches_an_upward_import():
+    tree = ast.parse("from ocgkb.cli.main import main\nfrom ocgkb.store.database import open_kb\n")
+    assert imports_of("ocgkb.engine.duel", tree) == {"ocgkb.cli.main", "ocgkb.store.database"}
+    assert layer_of("ocgkb.cli.main") > layer_of("ocgkb.engine.duel")
+    assert layer_of("ocgkb.store.database") > layer_of("ocgkb.sources.card_facts")
+
+
+def test_no_function_is_longer_than_about_60_lines():
+    long = [
+        f"{name}.{node.name}: {node.end_lineno - node.lineno + 1} lines"
+        for name, tree in modules()
+        for node in ast.walk(tree)
+        if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef))
+        and node.end_lineno - node.lineno + 1 > MAX_FUNCTION_LINES
+    ]
+    assert not long, long
