@@ -29,7 +29,7 @@ import sqlite3
 from collections import Counter
 from pathlib import Path
 
-from ocgkb.build.pipeline import refresh_term_counts
+from ocgkb.build.write import refresh_term_counts
 from ocgkb.store.database import KnowledgeBase
 from ocgkb.text.tokenize import bigrams
 

@@ -38,11 +38,11 @@ def test_an_interrupted_build_leaves_the_previous_knowledge_base_usable(tmp_path
     build(db, DATA, KB)
     before = content(db)
 
-    def interrupted(tmp, **parts):
+    def interrupted(tmp, built):
         tmp.write_bytes(b"half a database")
         raise KeyboardInterrupt
 
-    monkeypatch.setattr(build_module, "_write", interrupted)
+    monkeypatch.setattr(build_module, "write", interrupted)
     with pytest.raises(KeyboardInterrupt):
         build(db, DATA, KB)
     assert content(db) == before

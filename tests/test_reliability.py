@@ -112,10 +112,10 @@ def test_a_stale_knowledge_base_that_cannot_be_rebuilt_is_used_with_a_warning(kb
     db, changed_kb = stale_copy(kb_path, tmp_path)
     assert not is_current(db, DATA, changed_kb)
 
-    def cannot_write(tmp, **parts):
+    def cannot_write(tmp, built):
         raise PermissionError(13, "Permission denied")
 
-    monkeypatch.setattr(build_module, "_write", cannot_write)
+    monkeypatch.setattr(build_module, "write", cannot_write)
     result = CliRunner().invoke(
         main, ["--db", str(db), "--kb-dir", str(changed_kb), "search", "cost", "--json"]
     )
@@ -125,7 +125,7 @@ def test_a_stale_knowledge_base_that_cannot_be_rebuilt_is_used_with_a_warning(kb
 
 
 def test_clean_up_never_hides_the_real_error(tmp_path, monkeypatch):
-    def cannot_write(tmp, **parts):
+    def cannot_write(tmp, built):
         tmp.write_bytes(b"half")
         raise OSError(28, "No space left on device")
 
@@ -136,7 +136,7 @@ def test_clean_up_never_hides_the_real_error(tmp_path, monkeypatch):
             raise PermissionError(13, "Permission denied")
         return real_unlink(self, missing_ok=missing_ok)
 
-    monkeypatch.setattr(build_module, "_write", cannot_write)
+    monkeypatch.setattr(build_module, "write", cannot_write)
     monkeypatch.setattr(Path, "unlink", unlink)
     with pytest.raises(build_module.BuildError, match="No space left on device"):
         build(tmp_path / "kb.sqlite", DATA, KB)
