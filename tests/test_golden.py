@@ -5,10 +5,16 @@ deliberate change, and say which field changed)."""
 
 from __future__ import annotations
 
+import json
+
 import pytest
 from golden.cases import load, run
 
 GOLDEN = load()
+# Fields a deliberate change added after the recording (issue 12): `search --json`
+# carries the plan of the question, as `ask --json` does, so the terminal and the
+# JSON render the same view.
+ADDED = {"search": ("plan",)}
 
 
 def test_the_golden_set_covers_every_command():
@@ -21,4 +27,12 @@ def test_the_golden_set_covers_every_command():
 def test_output_is_unchanged(kb_path, tmp_path, case):
     now = run(kb_path, list(case["args"]), tmp_path)
     assert now["exit"] == case["exit"]
-    assert now["output"] == case["output"]
+    output = now["output"]
+    if case["args"][0] in ADDED:
+        data = json.loads(output)
+        assert set(ADDED[case["args"][0]]) <= set(data)
+        output = (
+            json.dumps({k: v for k, v in data.items() if k not in ADDED[case["args"][0]]}, ensure_ascii=False)
+            + "\n"
+        )
+    assert output == case["output"]

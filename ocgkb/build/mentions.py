@@ -36,21 +36,11 @@ class CardMentions:
         return self.by_spelling.get(index.loose(written))
 
 
-def collect_mentions(
-    passages: list[Passage],
-    search_text: dict[str, str],
-    rules: NameRules,
-    index: CardIndex,
-    normalize: Normalizer,
-) -> CardMentions:
-    result = CardMentions()
-    found: list[tuple[str, str, str]] = []  # (passage, written, bracket kind)
-    for p in passages:
-        found += [
-            (p.id, m.name, m.kind) for m in bracket_mentions(p.text, rules) if m.kind in ("card", "archetype")
-        ]
-
-    # Decide each spelling once: which card (a password, or a real card the data lacks).
+def _decide_spellings(
+    found: list[tuple[str, str, str]], index: CardIndex, result: CardMentions
+) -> tuple[dict[str, object], dict[object, Counter]]:
+    """Decide each spelling once: which card (a password, or a real card the data
+    lacks), a set of cards (None), or no card at all (False)."""
     key_of: dict[str, object] = {}
     written_counts: dict[object, Counter] = defaultdict(Counter)
     for _, written, kind in found:
@@ -65,11 +55,29 @@ def collect_mentions(
                 key_of[written] = index.loose(written)
                 result.unlinked.setdefault(index.loose(written), reason)
             elif index.names_containing(written) >= 2:
-                key_of[written] = None  # a set of cards
+                key_of[written] = None
             else:
-                key_of[written] = False  # no card at all
+                key_of[written] = False
         if key_of[written]:
             written_counts[key_of[written]][written] += 1
+    return key_of, written_counts
+
+
+def collect_mentions(
+    passages: list[Passage],
+    search_text: dict[str, str],
+    rules: NameRules,
+    index: CardIndex,
+    normalize: Normalizer,
+) -> CardMentions:
+    result = CardMentions()
+    found: list[tuple[str, str, str]] = []  # (passage, written, bracket kind)
+    for p in passages:
+        found += [
+            (p.id, m.name, m.kind) for m in bracket_mentions(p.text, rules) if m.kind in ("card", "archetype")
+        ]
+
+    key_of, written_counts = _decide_spellings(found, index, result)
 
     names: dict[object, str] = {}
     for key, counts in written_counts.items():

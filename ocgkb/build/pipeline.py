@@ -326,7 +326,27 @@ def _links(
                     "relation": relation_of.get(p.kind, "part_of"),
                 }
             )
-    # 详见X / 见X: a topic or section titled X (in the same document first), else a concept named X.
+    rows += _reference_links(parsed, passages, ontology, normalize, report)
+    for concept in ontology.concepts.values():
+        for other in concept.related:
+            rows.append(
+                {"src": f"concept:{concept.id}", "dst": f"concept:{other}", "relation": "related_concept"}
+            )
+        for number in concept.sections:
+            if number in known_sections:
+                rows.append(
+                    {"src": f"concept:{concept.id}", "dst": f"section:{number}", "relation": "defined_in"}
+                )
+            else:
+                report.unresolved.append(f"concept {concept.id}: section {number} does not exist")
+    return rows
+
+
+def _reference_links(
+    parsed: list[ParsedDocument], passages: list[Passage], ontology: Ontology, normalize: Normalizer, report
+) -> list[dict]:
+    """详见X / 见X: a topic or section titled X (in the same document first), else a concept named X."""
+    rows: list[dict] = []
     by_title: dict[tuple[str, str], str] = {}
     for doc in parsed:
         for s in doc.sections:
@@ -343,23 +363,9 @@ def _links(
             if number:
                 rows.append({"src": f"passage:{p.id}", "dst": f"section:{number}", "relation": "refers_to"})
             elif concept:
-                rows.append(
-                    {"src": f"passage:{p.id}", "dst": f"concept:{concept.id}", "relation": "refers_to"}
-                )
+                rows.append({"src": f"passage:{p.id}", "dst": f"concept:{concept.id}", "relation": "refers_to"})
             elif "详见" in p.text or p.doc == "rulings":
                 report.unresolved.append(f"{p.id} ({p.doc}:{p.line}): 见{target}")
-    for concept in ontology.concepts.values():
-        for other in concept.related:
-            rows.append(
-                {"src": f"concept:{concept.id}", "dst": f"concept:{other}", "relation": "related_concept"}
-            )
-        for number in concept.sections:
-            if number in known_sections:
-                rows.append(
-                    {"src": f"concept:{concept.id}", "dst": f"section:{number}", "relation": "defined_in"}
-                )
-            else:
-                report.unresolved.append(f"concept {concept.id}: section {number} does not exist")
     return rows
 
 
@@ -400,14 +406,9 @@ def _near_duplicates(
 
 
 def _index_rows(
-    passages: list[Passage],
-    search_text: dict[str, str],
-    titles: dict[str, str],
-    segmenter: Segmenter,
-    normalize: Normalizer,
-    cards_of: dict[str, list[str]],
-    asked: dict[str, list[str]],
-) -> tuple[list[dict], Counter]:
+    passages: list[Passage], search_text: dict[str, str], titles: dict[str, str], segmenter: Segmenter,
+    normalize: Normalizer, cards_of: dict[str, list[str]], asked: dict[str, list[str]],
+) -> tuple[list[dict], Counter]:  # fmt: skip
     """The four indexed fields of every passage, and the vocabulary with each
     word's document frequency. The words field also holds each card the passage
     names as one token, so a card name survives segmentation whole; the asked

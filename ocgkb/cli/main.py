@@ -256,11 +256,28 @@ def _filters(kind, section, concept, card, since, until):
     return Filters.parse(kind, section, concept, card, since, until)
 
 
-@main.command()
-@click.argument("query", type=TEXT)
-@_filters_options
-@_limit_option(SEARCH_LIMIT, 10)
-@click.pass_context
+def _question_command(argument: str, most: int, default: int):
+    """A command that takes a question and the search filters (search, ask)."""
+
+    def decorate(fn):
+        for option in (click.pass_context, _limit_option(most, default), _filters_options):
+            fn = option(fn)
+        return main.command()(click.argument(argument, type=TEXT)(fn))
+
+    return decorate
+
+
+def _show(view: dict, as_json: bool, render: str) -> None:
+    """A view as JSON, or as the terminal renderer named writes it."""
+    if as_json:
+        click.echo(json.dumps(view, ensure_ascii=False))
+        return
+    from ocgkb.cli import render as renderers
+
+    click.echo(getattr(renderers, render)(view))
+
+
+@_question_command("query", SEARCH_LIMIT, 10)
 def search(ctx, query, kind, section, concept, card, since, until, limit, as_json) -> None:
     """The passages that best answer QUERY, ranked, with their sources.
 
@@ -269,26 +286,13 @@ def search(ctx, query, kind, section, concept, card, since, until, limit, as_jso
       ocgkb search 卷回 --section 6.3
       ocgkb search 对象 --kind ruling --since 2023-01-01 --json
     """
-    from ocgkb.query.plan import plan_query
-    from ocgkb.query.ranking import search as run_search
+    from ocgkb.views.search import search_view
 
     filters = _filters(kind, section, concept, card, since, until)
-    kb = _open(ctx)
-    plan = plan_query(kb, query)
-    hits = run_search(kb, query, filters, limit, plan=plan)
-    if as_json:
-        click.echo(json.dumps({"query": query, "hits": [h.as_dict() for h in hits]}, ensure_ascii=False))
-        return
-    from ocgkb.cli.render import render_hits
-
-    click.echo(render_hits(plan, query, hits))
+    _show(search_view(_open(ctx), query, filters, limit), as_json, "render_hits")
 
 
-@main.command()
-@click.argument("question", type=TEXT)
-@_filters_options
-@_limit_option(ASK_LIMIT, 5)
-@click.pass_context
+@_question_command("question", ASK_LIMIT, 5)
 def ask(ctx, question, kind, section, concept, card, since, until, limit, as_json) -> None:
     """Answer a rules QUESTION: the clauses that settle it, with their examples and rulings.
 
@@ -300,14 +304,7 @@ def ask(ctx, question, kind, section, concept, card, since, until, limit, as_jso
     from ocgkb.views.answer import answer
 
     filters = _filters(kind, section, concept, card, since, until)
-    kb = _open(ctx)
-    result = answer(kb, question, filters, limit)
-    if as_json:
-        click.echo(json.dumps(result, ensure_ascii=False))
-        return
-    from ocgkb.cli.render import render_answer
-
-    click.echo(render_answer(kb, result))
+    _show(answer(_open(ctx), question, filters, limit), as_json, "render_answer")
 
 
 @main.command()
@@ -321,13 +318,7 @@ def section(ctx, number, as_json) -> None:
     """
     from ocgkb.views.section import section_view
 
-    view = section_view(_open(ctx), number)
-    if as_json:
-        click.echo(json.dumps(view, ensure_ascii=False))
-        return
-    from ocgkb.cli.render import render_section
-
-    click.echo(render_section(view))
+    _show(section_view(_open(ctx), number), as_json, "render_section")
 
 
 @main.command()
@@ -389,13 +380,7 @@ def concept(ctx, name, as_json) -> None:
     """
     from ocgkb.views.concept import concept_view
 
-    view = concept_view(_open(ctx), name)
-    if as_json:
-        click.echo(json.dumps(view, ensure_ascii=False))
-        return
-    from ocgkb.cli.render import render_concept
-
-    click.echo(render_concept(view))
+    _show(concept_view(_open(ctx), name), as_json, "render_concept")
 
 
 @main.command()
@@ -421,20 +406,16 @@ def replay(ctx: click.Context, path: Path | None, as_json: bool, quiet: bool) ->
       ocgkb replay -q
     """
     from ocgkb import paths
-    from ocgkb.engine.scenario import ScenarioError, replay_files, resolve_scenarios, worst_exit
+    from ocgkb.views.replay import replay_view
 
-    kb_dir = ctx.find_root().obj["kb_dir"] or paths.kb_dir()
-    files = resolve_scenarios(path, kb_dir)
-    outcomes = replay_files(files)
-    if len(outcomes) == 1 and outcomes[0].status == "malformed":
-        raise ScenarioError(outcomes[0].reason)  # one file: its one-line error
+    view = replay_view(path, ctx.find_root().obj["kb_dir"] or paths.kb_dir())
     if as_json:
-        click.echo(json.dumps([o.as_dict() for o in outcomes], ensure_ascii=False, indent=None))
+        click.echo(json.dumps(view["outcomes"], ensure_ascii=False, indent=None))
     else:
         from ocgkb.cli.render import render_replay
 
-        click.echo(render_replay(outcomes, quiet))
-    sys.exit(worst_exit(outcomes))
+        click.echo(render_replay(view["outcomes"], quiet))
+    sys.exit(view["exit"])
 
 
 @main.command()
@@ -478,21 +459,12 @@ def export(ctx, fmt: str, output: str, around: str | None, depth: int, kinds: st
       ocgkb export --format json --around cost --depth 2 -o cost.json
       ocgkb export --format csv --kinds concept,clause -o graph-csv/
     """
-    from ocgkb.study.export import check_format, keep_kinds, neighbourhood, write
-    from ocgkb.study.graph import build_graph
+    from ocgkb.study.export import check_format, export
 
-    check_format(fmt)
-    kb = _open(ctx)
-    graph = build_graph(kb)
-    if around:
-        graph = neighbourhood(kb, graph, around, depth)
-    if kinds is not None:
-        graph = keep_kinds(graph, [k.strip() for k in kinds.split(",") if k.strip()])
-    written = write(graph, fmt, output)
+    check_format(fmt)  # before the knowledge base is opened (or built)
+    written, nodes, edges = export(_open(ctx), fmt, output, around, depth, kinds)
     for path in written:
-        click.echo(
-            f"wrote {path} ({graph.number_of_nodes()} nodes, {graph.number_of_edges()} edges)", err=True
-        )
+        click.echo(f"wrote {path} ({nodes} nodes, {edges} edges)", err=True)
 
 
 if __name__ == "__main__":

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import re
+from pathlib import Path
 
 import click
 
@@ -51,14 +52,15 @@ def _flags(hit: dict) -> str:
 NOTHING_FITS = "Nothing in the texts answers {query!r} directly. The nearest passages:"
 
 
-def render_hits(plan, query: str, hits: list) -> str:
-    """Ranked passages; when none holds what the question asks, it says so first."""
+def render_hits(view: dict) -> str:
+    """The search view: ranked passages; when none holds what the question asks, it says so first."""
+    query, hits = view["query"], view["hits"]
     if not hits:
         return f"Nothing in the texts answers {query!r}."
-    words = plan.words + plan.expansions
-    out = [click.style(NOTHING_FITS.format(query=query), fg="yellow")] if all(h.weak for h in hits) else []
+    words = view["plan"]["words"] + view["plan"]["expansions"]
+    out = [click.style(NOTHING_FITS.format(query=query), fg="yellow")] if all(h["weak"] for h in hits) else []
     for rank, hit in enumerate(hits, 1):
-        out += _passage(rank, hit.as_dict() if hasattr(hit, "as_dict") else hit, words)
+        out += _passage(rank, hit, words)
     return "\n".join(out)
 
 
@@ -74,7 +76,7 @@ def _passage(rank: int, hit: dict, words: list[str]) -> list[str]:
     return lines
 
 
-def render_answer(kb, result: dict) -> str:
+def render_answer(result: dict) -> str:
     hits = result["hits"]
     if not hits:
         return f"Nothing in the texts answers {result['query']!r}. Try other words, or `ocgkb search`."
@@ -267,8 +269,8 @@ def _final_state(state: dict) -> list[str]:
     return lines
 
 
-def render_replay(outcomes: list, quiet: bool = False) -> str:
-    """Each scenario's verdict, its log unless quiet, and a summary."""
+def render_replay(outcomes: list[dict], quiet: bool = False) -> str:
+    """Each scenario's verdict (the replay view's outcomes), its log unless quiet, and a summary."""
     marks = {
         "pass": click.style("PASS", fg="green", bold=True),
         "mismatch": click.style("FAIL", fg="red", bold=True),
@@ -276,22 +278,22 @@ def render_replay(outcomes: list, quiet: bool = False) -> str:
     }
     out = []
     for outcome in outcomes:
-        result = outcome.replay
-        if result is None:
-            out.append(f"{marks['malformed']} {outcome.file.name}: {outcome.reason}")
+        name = Path(outcome["file"]).name
+        if outcome["status"] == "malformed":
+            out.append(f"{marks['malformed']} {name}: {outcome['reason']}")
             continue
-        cites = ", ".join(result.scenario.replays)
-        out.append(f"{marks[outcome.status]} {result.scenario.title}  [{outcome.file.name}; replays {cites}]")
-        if quiet and result.passed:
+        cites = ", ".join(outcome["replays"])
+        out.append(f"{marks[outcome['status']]} {outcome['title']}  [{name}; replays {cites}]")
+        if quiet and outcome["passed"]:
             continue
         if not quiet:
-            out += result.log
-            out += _final_state(result.state)
-        for mismatch in result.mismatches:
+            out += outcome["log"]
+            out += _final_state(outcome["state"])
+        for mismatch in outcome["mismatches"]:
             out.append(click.style(f"     ✗ {mismatch}", fg="red"))
         out.append("")
     counts = {
-        status: sum(o.status == status for o in outcomes) for status in ("pass", "mismatch", "malformed")
+        status: sum(o["status"] == status for o in outcomes) for status in ("pass", "mismatch", "malformed")
     }
     out.append(f"{counts['pass']} passed, {counts['mismatch']} failed, {counts['malformed']} malformed")
     return "\n".join(out)

@@ -78,19 +78,14 @@ def _negate_effects(duel: Duel, source: Card, op: dict, chosen: list[str], link:
         duel.negate_effects_of(key)
 
 
-def _flip_face_down(duel: Duel, source: Card, op: dict, chosen: list[str], link: ChainLink | None) -> None:
-    for key in chosen:
-        duel.flip_face_down(key)
+def _each(verb: str) -> Operation:
+    """An operation that applies one duel verb to each card it acts on."""
 
+    def apply(duel: Duel, source: Card, op: dict, chosen: list[str], link: ChainLink | None) -> None:
+        for key in chosen:
+            getattr(duel, verb)(key)
 
-def _flip_face_up(duel: Duel, source: Card, op: dict, chosen: list[str], link: ChainLink | None) -> None:
-    for key in chosen:
-        duel.flip_face_up(key)
-
-
-def _change_position(duel: Duel, source: Card, op: dict, chosen: list[str], link: ChainLink | None) -> None:
-    for key in chosen:
-        duel.change_position(key)
+    return apply
 
 
 def _damage(duel: Duel, source: Card, op: dict, chosen: list[str], link: ChainLink | None) -> None:
@@ -123,9 +118,9 @@ OPERATIONS: dict[str, Operation] = {
     "negate_activation": _negate_activation,
     "negate_effect": _negate_effect,
     "negate_effects": _negate_effects,
-    "flip_face_down": _flip_face_down,
-    "flip_face_up": _flip_face_up,
-    "change_position": _change_position,
+    "flip_face_down": _each("flip_face_down"),
+    "flip_face_up": _each("flip_face_up"),
+    "change_position": _each("change_position"),
     "damage": _damage,
     "lose_lp": _lose_lp,
     "draw": _draw,

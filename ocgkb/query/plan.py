@@ -43,6 +43,10 @@ class QueryPlan:
     concepts: list[str]
     cards: list[str]
 
+    def summary(self) -> dict:
+        """What a view shows of the plan: the words sought, the concepts and cards named."""
+        return {name: getattr(self, name) for name in ("words", "expansions", "concepts", "cards")}
+
 
 def plan_query(kb: KnowledgeBase, question: str) -> QueryPlan:
     question = question.strip()

@@ -88,16 +88,22 @@ ANSWER_TYPE_BONUS = 0.08
 __all__ = ["Filters", "Hit", "QueryError", "parse_date", "passage_hit", "plan_query", "search"]
 
 
+# A value typed on the command line, or none.
+Option = str | None
+
+
 @dataclass
 class Filters:
     """What a search keeps: dates are ISO days (`parse` reads what people type)."""
 
-    kind: str | None = None
-    section: str | None = None
-    concept: str | None = None
-    card: str | None = None
-    since: str | None = None
-    until: str | None = None
+    kind: Option = None
+    # a section and those below it
+    section: Option = None
+    concept: Option = None
+    card: Option = None
+    # ISO days; with both, one date of the passage inside both bounds
+    since: Option = None
+    until: Option = None
 
     @classmethod
     def parse(cls, kind=None, section=None, concept=None, card=None, since=None, until=None) -> Filters:
@@ -208,11 +214,16 @@ def search(
     _rules_before_repeats(plan, candidates, scored)
     ranked = sorted(scored.items(), key=lambda item: (-item[1], item[0]))[:limit]
     hits = _hits(kb, ranked, merged)
+    _mark_weak(plan, hits, candidates)
+    return hits
+
+
+def _mark_weak(plan: QueryPlan, hits: list[Hit], candidates: dict[str, Candidate]) -> None:
+    """A hit whose own words say nothing the question does is the nearest, not an answer."""
     sought = set(plan.words) | set(plan.expansions)
     for hit in hits:
         passage = candidates.get(hit.id)
         hit.weak = not passage or sought.isdisjoint(passage.own_words)
-    return hits
 
 
 def _rules_before_repeats(

@@ -58,12 +58,7 @@ def read_rulebook(text: str, name: str, file: str, title: str) -> ParsedDocument
     section: Section | None = None
     clause: Passage | None = None
     last: Passage | None = None
-    counters: dict[str, int] = {}
-
-    def new_id(base: str, label: str) -> str:
-        key = f"{base}/{label}"
-        counters[key] = counters.get(key, 0) + 1
-        return f"{base}/{label}{counters[key]}" if label else f"{base}/{counters[key]}"
+    new_id = _Ids()
 
     for index, raw in enumerate(lines):
         if not keep[index]:
@@ -111,6 +106,24 @@ def read_rulebook(text: str, name: str, file: str, title: str) -> ParsedDocument
             last = make("paragraph", new_id(base, "p"), None)
             doc.passages.append(last)
 
+    _finish(doc)
+    return doc
+
+
+class _Ids:
+    """Passage ids numbered within their clause or section: 4.2.2/4, 4.2.2/4/ex1, 4.2.2/4/sub2."""
+
+    def __init__(self) -> None:
+        self.counters: dict[str, int] = {}
+
+    def __call__(self, base: str, label: str) -> str:
+        key = f"{base}/{label}"
+        self.counters[key] = self.counters.get(key, 0) + 1
+        return f"{base}/{label}{self.counters[key]}" if label else f"{base}/{self.counters[key]}"
+
+
+def _finish(doc: ParsedDocument) -> None:
+    """Flag what is damaged, and say which sections have no text."""
     for passage in doc.passages:
         passage.flags = damage_flags(passage.text)
     for section in doc.sections:
@@ -118,7 +131,6 @@ def read_rulebook(text: str, name: str, file: str, title: str) -> ParsedDocument
             s.parent == section.number for s in doc.sections
         ):
             doc.notes.append(f"section {section.number} {section.title} has no text in the source")
-    return doc
 
 
 def _passage(

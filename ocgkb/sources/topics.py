@@ -71,106 +71,111 @@ def references(text: str) -> list[str]:
 def read_topics(
     text: str, name: str, file: str, title: str, default_kind: str, headings: str = "blank-after"
 ) -> ParsedDocument:
-    doc = ParsedDocument(name, file, title)
-    lines = text.splitlines()
-    nonblank_after = _next_nonblank(lines)
-    # A title is said once; a short line said twice is a step (连锁结束 ends each
-    # chain of the guide's examples), not a heading.
-    said = Counter(line.strip() for line in lines if line.strip())
+    """A document of titled topics (the dated rulings, the wiki, the tournament
+    rules, the guide): its topics as sections and its lines as passages."""
+    reader = _TopicReader(text, name, file, title, default_kind, headings)
+    for index, raw in enumerate(reader.lines):
+        reader.read_line(index, raw)
+    return reader.doc
 
-    group: Section | None = None
-    topic: Section | None = None
-    block: str | None = None  # "example" or "note" while inside a labelled block
-    block_has_text = False
-    anchor: Passage | None = None  # the ruling, paragraph or sub-rule that examples and notes belong to
-    ruling: Passage | None = None  # the ruling or paragraph that sub-rules belong to
-    last: Passage | None = None
-    counters: dict[str, int] = {}
-    slugs: dict[str, int] = {}
 
-    def open_topic(heading: str, line_no: int, parent: Section | None) -> Section:
-        slug = f"{name}/{heading}"
-        slugs[slug] = slugs.get(slug, 0) + 1
-        number = slug if slugs[slug] == 1 else f"{slug}#{slugs[slug]}"
-        section = Section(
-            number, heading, name, line_no, parent.number if parent else None, len(doc.sections)
-        )
-        doc.sections.append(section)
-        return section
+class _TopicReader:
+    """The state of reading a topic document line by line."""
 
-    def topic_path() -> str:
-        parts = [s.title for s in (group, topic) if s is not None]
-        return " › ".join(parts) if parts else title
+    def __init__(self, text: str, name: str, file: str, title: str, default_kind: str, headings: str) -> None:
+        self.doc = ParsedDocument(name, file, title)
+        self.name, self.title, self.default_kind, self.headings = name, title, default_kind, headings
+        self.lines = text.splitlines()
+        self.nonblank_after = _next_nonblank(self.lines)
+        # A title is said once; a short line said twice is a step (连锁结束 ends each
+        # chain of the guide's examples), not a heading.
+        self.said = Counter(line.strip() for line in self.lines if line.strip())
+        self.group: Section | None = None
+        self.topic: Section | None = None
+        self.block: str | None = None  # "example" or "note" while inside a labelled block
+        self.block_has_text = False
+        self.anchor: Passage | None = None  # the ruling, paragraph or sub-rule examples and notes belong to
+        self.ruling: Passage | None = None  # the ruling or paragraph that sub-rules belong to
+        self.counters: dict[str, int] = {}
+        self.slugs: dict[str, int] = {}
 
-    for index, raw in enumerate(lines):
-        line_no = index + 1
+    def read_line(self, index: int, raw: str) -> None:
         stripped = raw.strip()
         if not stripped:
-            if block and block_has_text:
-                block, block_has_text = None, False
-            continue
-        next_line = lines[index + 1] if index + 1 < len(lines) else None
-        previous_line = lines[index - 1] if index else None
-        if is_heading(raw, next_line, headings, previous_line) and not (
-            headings == "short-line" and said[stripped] > 1
-        ):
-            following = nonblank_after[index]
-            opens_group = (
-                headings == "blank-after"
-                and following is not None
-                and is_heading(lines[following], lines[following + 1] if following + 1 < len(lines) else None)
-            )
-            if opens_group:
-                group = open_topic(stripped, line_no, None)
-                topic = None
-            else:
-                topic = open_topic(stripped, line_no, group)
-            block, block_has_text, anchor, ruling, last = None, False, None, None, None
-            continue
-        if block and BULLET.match(stripped):
-            block, block_has_text = None, False  # a • sub-rule ends the example above it
+            if self.block and self.block_has_text:
+                self.block, self.block_has_text = None, False
+            return
+        if self._is_heading(index, raw, stripped):
+            self._open_heading(index, stripped)
+            return
+        if self.block and BULLET.match(stripped):
+            self.block, self.block_has_text = None, False  # a • sub-rule ends the example above it
         label = EXAMPLE_LABEL.match(stripped)
         if stripped in NOTE_LABELS or (label and not label.group(1)):
-            block, block_has_text = ("note" if stripped in NOTE_LABELS else "example"), False
-            continue
+            self.block, self.block_has_text = ("note" if stripped in NOTE_LABELS else "example"), False
+            return
         if label:  # 例：text on the same line
-            block, block_has_text, stripped = "example", False, stripped
+            self.block, self.block_has_text = "example", False
+        self._add_passage(index + 1, stripped)
 
-        home = topic or group
-        base = home.number if home else name
-        if block:
-            kind = block
-            block_has_text = True
+    def _is_heading(self, index: int, raw: str, stripped: str) -> bool:
+        lines = self.lines
+        next_line = lines[index + 1] if index + 1 < len(lines) else None
+        previous_line = lines[index - 1] if index else None
+        return is_heading(raw, next_line, self.headings, previous_line) and not (
+            self.headings == "short-line" and self.said[stripped] > 1
+        )
+
+    def _open_heading(self, index: int, stripped: str) -> None:
+        lines, following = self.lines, self.nonblank_after[index]
+        opens_group = (
+            self.headings == "blank-after"
+            and following is not None
+            and is_heading(lines[following], lines[following + 1] if following + 1 < len(lines) else None)
+        )
+        if opens_group:
+            self.group, self.topic = self._open_topic(stripped, index + 1, None), None
+        else:
+            self.topic = self._open_topic(stripped, index + 1, self.group)
+        self.block, self.block_has_text, self.anchor, self.ruling = None, False, None, None
+
+    def _open_topic(self, heading: str, line_no: int, parent: Section | None) -> Section:
+        slug = f"{self.name}/{heading}"
+        self.slugs[slug] = self.slugs.get(slug, 0) + 1
+        number = slug if self.slugs[slug] == 1 else f"{slug}#{self.slugs[slug]}"
+        section = Section(
+            number, heading, self.name, line_no, parent.number if parent else None, len(self.doc.sections)
+        )
+        self.doc.sections.append(section)
+        return section
+
+    def _add_passage(self, line_no: int, stripped: str) -> None:
+        home = self.topic or self.group
+        base = home.number if home else self.name
+        if self.block:
+            kind = self.block
+            self.block_has_text = True
         elif SUBITEM.match(stripped):
             kind = "subitem"
         else:
-            kind = default_kind
-        counters[base] = counters.get(base, 0) + 1
+            kind = self.default_kind
+        self.counters[base] = self.counters.get(base, 0) + 1
         if kind == "subitem":  # a sub-rule belongs to its ruling, not to the sub-rule before it
-            parent = ruling.id if ruling else None
+            parent = self.ruling.id if self.ruling else None
         else:
-            parent = anchor.id if kind in ("example", "note") and anchor else None
+            parent = self.anchor.id if kind in ("example", "note") and self.anchor else None
+        path = " › ".join(s.title for s in (self.group, self.topic) if s is not None) or self.title
         passage = Passage(
-            f"{base}/{counters[base]}",
-            name,
-            kind,
-            stripped,
-            line_no,
-            line_no,
-            home.number if home else None,
-            topic_path(),
-            parent,
-        )
+            f"{base}/{self.counters[base]}", self.name, kind, stripped, line_no, line_no,
+            home.number if home else None, path, parent,
+        )  # fmt: skip
         passage.flags = damage_flags(passage.text)
         passage.refs = references(stripped)
-        doc.passages.append(passage)
-        if kind == default_kind:
-            ruling = passage
-        if kind in (default_kind, "subitem"):
-            anchor = passage  # examples and notes that follow belong to it
-        last = passage
-    del last
-    return doc
+        self.doc.passages.append(passage)
+        if kind == self.default_kind:
+            self.ruling = passage
+        if kind in (self.default_kind, "subitem"):
+            self.anchor = passage  # examples and notes that follow belong to it
 
 
 def _next_nonblank(lines: list[str]) -> list[int | None]:

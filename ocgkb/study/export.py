@@ -248,3 +248,24 @@ def _csv(rows: list[dict], columns: list[str]) -> str:
     writer.writeheader()
     writer.writerows(rows)
     return out.getvalue()
+
+
+def export(
+    kb: KnowledgeBase,
+    fmt: str,
+    output: str,
+    around: str | None = None,
+    depth: int = 1,
+    kinds: str | None = None,
+) -> tuple[list[Path], int, int]:
+    """The graph (or the neighbourhood of `around`, of the `kinds` given) written
+    to `output`; returns the files written and the numbers of nodes and edges."""
+    from ocgkb.study.graph import build_graph
+
+    check_format(fmt)
+    graph = build_graph(kb)
+    if around:
+        graph = neighbourhood(kb, graph, around, depth)
+    if kinds is not None:
+        graph = keep_kinds(graph, [k.strip() for k in kinds.split(",") if k.strip()])
+    return write(graph, fmt, output), graph.number_of_nodes(), graph.number_of_edges()

@@ -27,6 +27,12 @@ def build_graph(kb: KnowledgeBase) -> nx.DiGraph:
     import networkx as nx
 
     graph = nx.DiGraph()
+    for add in (_add_documents, _add_passages, _add_cards_and_concepts, _add_edges):
+        add(kb, graph)
+    return graph
+
+
+def _add_documents(kb: KnowledgeBase, graph: nx.DiGraph) -> None:
     for row in kb.query("SELECT * FROM documents ORDER BY name"):
         graph.add_node(
             f"doc:{row['name']}", kind="document", label=row["title"], file=row["file"], doc=row["name"]
@@ -44,6 +50,9 @@ def build_graph(kb: KnowledgeBase) -> nx.DiGraph:
         )
         if row["parent"] is None:
             _edge(graph, f"doc:{row['doc']}", f"section:{row['number']}", "in_document")
+
+
+def _add_passages(kb: KnowledgeBase, graph: nx.DiGraph) -> None:
     dates = {}
     for row in kb.query("SELECT passage_id, group_concat(date, ',') AS dates FROM dates GROUP BY passage_id"):
         dates[row[0]] = row[1]
@@ -61,6 +70,9 @@ def build_graph(kb: KnowledgeBase) -> nx.DiGraph:
             dates=dates.get(row["id"], ""),
             damaged=", ".join(json.loads(row["flags"])) if row["flags"] else "",
         )
+
+
+def _add_cards_and_concepts(kb: KnowledgeBase, graph: nx.DiGraph) -> None:
     # The cards the texts name (not the 14k of the card facts), with their password and names.
     for row in kb.query("SELECT * FROM cards WHERE mentions > 0 ORDER BY name"):
         names = {key: row[key] for key in ("name_zh", "name_zh_official", "name_en", "name_ja") if row[key]}
@@ -88,6 +100,9 @@ def build_graph(kb: KnowledgeBase) -> nx.DiGraph:
         graph.add_node(
             f"scenario:{row['name']}", kind="scenario", label=row["title"], file=f"kb/scenarios/{row['file']}"
         )
+
+
+def _add_edges(kb: KnowledgeBase, graph: nx.DiGraph) -> None:
     for row in kb.query("SELECT src, dst, relation FROM links ORDER BY rowid"):
         _edge(graph, row[0], row[1], row[2])
     for row in kb.query("SELECT passage_id, card FROM passage_cards ORDER BY rowid"):
@@ -96,7 +111,6 @@ def build_graph(kb: KnowledgeBase) -> nx.DiGraph:
         _edge(graph, f"passage:{row[0]}", f"archetype:{row[1]}", "mentions_archetype")
     for row in kb.query("SELECT passage_id, concept, how FROM passage_concepts ORDER BY rowid"):
         _edge(graph, f"passage:{row[0]}", f"concept:{row[1]}", "about_concept", how=row[2])
-    return graph
 
 
 def _edge(graph: nx.DiGraph, src: str, dst: str, relation: str, **attrs: str) -> None:

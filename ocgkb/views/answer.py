@@ -59,12 +59,7 @@ def answer(kb: KnowledgeBase, question: str, filters: Filters | None = None, lim
         result.append(item)
     return {
         "query": question,
-        "plan": {
-            "words": plan.words,
-            "expansions": plan.expansions,
-            "concepts": plan.concepts,
-            "cards": plan.cards,
-        },
+        "plan": plan.summary(),
         "hits": result,
         "nothing_fits": all(item["weak"] for item in result),
     }

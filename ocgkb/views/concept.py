@@ -35,24 +35,7 @@ def concept_view(kb: KnowledgeBase, name: str, rulings: int = 10) -> dict:
             )
         ]
     definitions = [hit.as_dict() for hit in passage_hits(kb, defining)]
-    related_ids = set(json.loads(row["related"]))
-    related_ids |= {
-        r[0].split(":", 1)[1]
-        for r in kb.query(
-            "SELECT src FROM links WHERE dst = ? AND relation = 'related_concept'", (f"concept:{row['id']}",)
-        )
-    }
-    related = (
-        [
-            dict(r)
-            for r in kb.query(
-                f"SELECT id, name_zh, name_en FROM concepts WHERE id IN ({','.join('?' * len(related_ids))}) ORDER BY id",
-                tuple(sorted(related_ids)),
-            )
-        ]
-        if related_ids
-        else []
-    )
+    related = _related(kb, row)
     ruling_rows = kb.query(
         """SELECT p.id, max(d.date) AS newest FROM passages p
            JOIN passage_concepts pc ON pc.passage_id = p.id AND pc.how = 'text'
@@ -74,3 +57,24 @@ def concept_view(kb: KnowledgeBase, name: str, rulings: int = 10) -> dict:
         "rulings": [hit.as_dict() for hit in passage_hits(kb, [r[0] for r in ruling_rows])],
         "passages": count,
     }
+
+
+def _related(kb: KnowledgeBase, row) -> list[dict]:
+    """The concepts this one names as related, and those that name it."""
+    related_ids = set(json.loads(row["related"]))
+    related_ids |= {
+        r[0].split(":", 1)[1]
+        for r in kb.query(
+            "SELECT src FROM links WHERE dst = ? AND relation = 'related_concept'", (f"concept:{row['id']}",)
+        )
+    }
+    if not related_ids:
+        return []
+    marks = ",".join("?" * len(related_ids))
+    return [
+        dict(r)
+        for r in kb.query(
+            f"SELECT id, name_zh, name_en FROM concepts WHERE id IN ({marks}) ORDER BY id",
+            tuple(sorted(related_ids)),
+        )
+    ]

@@ -10,25 +10,12 @@ from ocgkb.store.database import KnowledgeBase
 
 
 def section_view(kb: KnowledgeBase, number: str) -> dict:
+    """A rulebook section or ruling topic: its passages, the sections below it, the
+    concepts it is about or defines, the dated rulings on them, what refers to it."""
     number = number.strip().removeprefix("§")
     row = _section(kb, number)
     if row is None and kb.query("SELECT 1 FROM sections WHERE number LIKE ? LIMIT 1", (number + ".%",)):
-        # The source has no text for this number (there is no 4), but sections below it.
-        return {
-            "number": number,
-            "title": "",
-            "doc": "rulebook",
-            "breadcrumb": [],
-            "passages": [],
-            "children": [],
-            "tree": _tree(kb, number),
-            "concepts": [],
-            "defines": [],
-            "rulings": [],
-            "referred_by": [],
-            "note": f"the source has no section {number} of its own; these are the sections numbered below it",
-            "scenarios": [],
-        }
+        return _numbered_below(kb, number)
     if row is None:
         near = [
             r[0]
@@ -40,18 +27,58 @@ def section_view(kb: KnowledgeBase, number: str) -> dict:
         hint = f"; sections near it: {', '.join(near)}" if near and "/" not in number else ""
         raise NotFound(f"no section {number!r}{hint}")
     number = row["number"]
-    passages = [
-        hit.as_dict()
-        for hit in passage_hits(
-            kb,
-            [r[0] for r in kb.query("SELECT id FROM passages WHERE section = ? ORDER BY rowid", (number,))],
-        )
-    ]
+    ids = [r[0] for r in kb.query("SELECT id FROM passages WHERE section = ? ORDER BY rowid", (number,))]
+    passages = [hit.as_dict() for hit in passage_hits(kb, ids)]
     children = [
         dict(r)
         for r in kb.query("SELECT number, title FROM sections WHERE parent = ? ORDER BY ord", (number,))
     ]
-    tree = _tree(kb, number)
+    concepts, defining = _concepts_of(kb, number)
+    concept_ids = [c["id"] for c in defining] or [c["id"] for c in concepts[:3]]
+    referred = [
+        r[0].removeprefix("passage:")
+        for r in kb.query(
+            "SELECT src FROM links WHERE dst = ? AND relation = 'refers_to' ORDER BY rowid",
+            (f"section:{number}",),
+        )
+    ]
+    return {
+        "number": number,
+        "title": row["title"],
+        "doc": row["doc"],
+        "breadcrumb": _breadcrumb(kb, number),
+        "passages": passages,
+        "children": children,
+        "tree": _tree(kb, number),
+        "concepts": concepts,
+        "defines": [{"id": c["id"], "name_zh": c["name_zh"], "name_en": c["name_en"]} for c in defining],
+        "rulings": _rulings_about(kb, concept_ids),
+        "referred_by": referred,
+        "scenarios": scenarios_replaying(kb, [p["id"] for p in passages]),
+    }
+
+
+def _numbered_below(kb: KnowledgeBase, number: str) -> dict:
+    """The source has no text for this number (there is no 4), but sections below it."""
+    return {
+        "number": number,
+        "title": "",
+        "doc": "rulebook",
+        "breadcrumb": [],
+        "passages": [],
+        "children": [],
+        "tree": _tree(kb, number),
+        "concepts": [],
+        "defines": [],
+        "rulings": [],
+        "referred_by": [],
+        "note": f"the source has no section {number} of its own; these are the sections numbered below it",
+        "scenarios": [],
+    }
+
+
+def _concepts_of(kb: KnowledgeBase, number: str) -> tuple[list[dict], list[dict]]:
+    """The concepts a section's passages are about, and those it defines."""
     concepts = [
         dict(r)
         for r in kb.query(
@@ -66,30 +93,7 @@ def section_view(kb: KnowledgeBase, number: str) -> dict:
         for r in kb.query("SELECT id, name_zh, name_en, sections FROM concepts ORDER BY id")
         if number in json.loads(r["sections"])
     ]
-    concept_ids = [c["id"] for c in defining] or [c["id"] for c in concepts[:3]]
-    rulings = _rulings_about(kb, concept_ids, number)
-    referred = [
-        r[0].removeprefix("passage:")
-        for r in kb.query(
-            "SELECT src FROM links WHERE dst = ? AND relation = 'refers_to' ORDER BY rowid",
-            (f"section:{number}",),
-        )
-    ]
-    scenarios = scenarios_replaying(kb, [p["id"] for p in passages])
-    return {
-        "number": number,
-        "title": row["title"],
-        "doc": row["doc"],
-        "breadcrumb": _breadcrumb(kb, number),
-        "passages": passages,
-        "children": children,
-        "tree": tree,
-        "concepts": concepts,
-        "defines": [{"id": c["id"], "name_zh": c["name_zh"], "name_en": c["name_en"]} for c in defining],
-        "rulings": rulings,
-        "referred_by": referred,
-        "scenarios": scenarios,
-    }
+    return concepts, defining
 
 
 def scenarios_replaying(kb: KnowledgeBase, passage_ids: list[str]) -> list[dict]:
@@ -136,7 +140,8 @@ def _tree(kb: KnowledgeBase, number: str) -> list[dict]:
     ]
 
 
-def _rulings_about(kb: KnowledgeBase, concept_ids: list[str], number: str, limit: int = 8) -> list[dict]:
+def _rulings_about(kb: KnowledgeBase, concept_ids: list[str], limit: int = 8) -> list[dict]:
+    """The dated rulings about these concepts, those about more of them and newest first."""
     if not concept_ids:
         return []
     marks = ",".join("?" * len(concept_ids))
