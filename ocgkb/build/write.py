@@ -1,0 +1,414 @@
+"""Writing the knowledge base: every table of the SQLite store from what the build
+produced (`Built`), one function per group of tables."""
+
+from __future__ import annotations
+
+import json
+import re
+from collections import Counter
+from dataclasses import dataclass
+from pathlib import Path
+from typing import TYPE_CHECKING
+
+from ocgkb.build.card_index import CardIndex
+from ocgkb.build.mentions import CardMentions
+from ocgkb.sources import manifest as sources
+from ocgkb.sources.dates import has_wiki_source
+from ocgkb.sources.model import Passage, Section
+from ocgkb.sources.ontology import Ontology
+from ocgkb.text.name_forms import bare_form, latin_form, name_grams
+from ocgkb.text.normalize import Normalizer
+
+if TYPE_CHECKING:
+    import sqlite_utils
+
+    from ocgkb.build.pipeline import BuildReport
+
+SCHEMA_VERSION = sources.SCHEMA_VERSION
+
+
+@dataclass
+class Built:
+    """Everything a build produced, ready to be written."""
+
+    documents: list[sources.SourceDocument]
+    texts: dict[str, str]
+    sections: list[Section]
+    passages: list[Passage]
+    search_text: dict[str, str]
+    dup_of: dict[str, str]
+    names: CardMentions
+    card_index: CardIndex
+    dates: list[dict]
+    ontology: Ontology
+    concept_rows: list[dict]
+    links: list[dict]
+    fts_rows: list[dict]
+    vocabulary: Counter
+    normalize: Normalizer
+    fingerprint: str
+    synonyms: dict
+    scenarios: list[dict]
+    report: BuildReport
+
+
+def write(tmp: Path, built: Built) -> None:
+    """The whole store into `tmp` (a fresh file: the caller renames it into place)."""
+    import sqlite_utils
+
+    tmp.unlink(missing_ok=True)
+    db = sqlite_utils.Database(tmp)
+    db.conn.execute("PRAGMA journal_mode=OFF")
+    db.conn.execute("PRAGMA synchronous=OFF")
+    for step in (_write_meta, _write_documents, _write_passages, _write_cards, _write_card_forms,
+                 _write_mentions, _write_concepts, _write_index):
+        step(db, built)
+    built.report.clock()  # the report the store keeps counts the write too
+    db["meta"].insert(
+        {"key": "report", "value": json.dumps(built.report.as_dict(), ensure_ascii=False)}, replace=True
+    )
+    db.conn.commit()
+    # No VACUUM: the file is written once, fresh; compacting it costs 0.6 s for 3 % of its size.
+    db.close()
+
+
+def _write_meta(db: sqlite_utils.Database, built: Built) -> None:
+    db["meta"].insert_all(
+        [
+            {"key": "schema_version", "value": SCHEMA_VERSION},
+            {"key": "fingerprint", "value": built.fingerprint},
+            {"key": "repairs", "value": json.dumps(built.normalize.repairs, ensure_ascii=False)},
+            {"key": "synonyms", "value": json.dumps(built.synonyms, ensure_ascii=False)},
+        ],
+        pk="key",
+    )
+
+
+def _write_documents(db: sqlite_utils.Database, built: Built) -> None:
+    texts = built.texts
+    db["documents"].insert_all(
+        (
+            {
+                "name": d.name,
+                "file": d.file,
+                "title": d.title,
+                "description": d.description,
+                "parser": d.parser,
+                "sha256": sources.sha256_bytes(texts[d.name].encode("utf-8")),
+                "lines": texts[d.name].count("\n") + 1,
+            }
+            for d in built.documents
+        ),
+        pk="name",
+    )
+    db["sections"].insert_all(
+        (
+            {"number": s.number, "title": s.title, "doc": s.doc, "parent": s.parent, "ord": i, "line": s.line}
+            for i, s in enumerate(built.sections)
+        ),
+        pk="number",
+    )
+
+
+def _write_passages(db: sqlite_utils.Database, built: Built) -> None:
+    files = {d.name: d.file for d in built.documents}
+    fts_rows = built.fts_rows
+    db["passages"].insert_all(
+        (
+            {
+                "rowid": i,
+                "id": p.id,
+                "doc": p.doc,
+                "file": files[p.doc],
+                "kind": p.kind,
+                "section": p.section,
+                "topic": p.topic,
+                "line": p.line,
+                "line_end": p.line_end,
+                "text": p.text,
+                "search_text": built.search_text[p.id],
+                "parent": p.parent,
+                "dup_of": built.dup_of.get(p.id),
+                "flags": json.dumps(p.flags, ensure_ascii=False) if p.flags else None,
+                "source_note": "wiki" if p.doc == "rulings" and has_wiki_source(p.text) else None,
+                **{field: fts_rows[i - 1][field] for field in ("words", "grams", "context", "asked")},
+            }
+            for i, p in enumerate(built.passages, 1)
+        ),
+        pk="rowid",
+        columns={"dup_of": str, "parent": str, "flags": str, "source_note": str, "section": str},
+    )
+    db["passages"].create_index(["id"], unique=True)
+    db["dates"].insert_all(built.dates, columns={"card": str})
+    db["dates"].create_index(["passage_id"])
+    db["dates"].create_index(["date"])
+
+
+def _write_cards(db: sqlite_utils.Database, built: Built) -> None:
+    index = built.card_index
+    cards = list(_card_rows(built.names, index))
+    db["cards"].create(_CARD_COLUMNS, pk="name")
+    columns = list(_CARD_COLUMNS)
+    db.conn.executemany(
+        f"INSERT INTO cards ({', '.join(f'[{c}]' for c in columns)}) VALUES ({', '.join('?' * len(columns))})",
+        ([row.get(c) for c in columns] for row in cards),
+    )
+    db["cards"].create_index(["password"])
+    # 100k rows: a plain executemany, without sqlite-utils' per-value type checks.
+    db.conn.execute("CREATE TABLE card_names (id INTEGER PRIMARY KEY, form TEXT, card TEXT, how TEXT)")
+    db.conn.executemany(
+        "INSERT INTO card_names (form, card, how) VALUES (:form, :card, :how)",
+        filter(None, _card_name_rows(cards, index)),
+    )
+    db["card_names"].create_index(["form"])
+    db["card_names"].create_index(["card"])
+    # Which name forms hold each character (each letter triple for Latin forms):
+    # a typo search reads only the forms that share enough of the query's.
+    db.conn.execute(
+        "CREATE TABLE card_grams (gram TEXT, form_id INTEGER, PRIMARY KEY (gram, form_id)) WITHOUT ROWID"
+    )
+    grams = sorted(  # in key order: appending to the index is 5× faster than inserting at random
+        (gram, form_id)
+        for form_id, form, how in db.conn.execute("SELECT id, form, how FROM card_names").fetchall()
+        if how not in ("initials", "pinyin", "kana")  # found whole: a typo there is rare
+        for gram in name_grams(form)
+    )
+    db.conn.executemany("INSERT INTO card_grams VALUES (?, ?)", grams)
+    db["char_pinyin"].insert_all(_char_pinyin_rows(), pk="char")
+
+
+def _write_card_forms(db: sqlite_utils.Database, built: Built) -> None:
+    """The names of the cards the texts discuss, in one piece: every question is
+    scanned for them, and a process reads this once instead of joining 100k rows."""
+    texts_forms = db.conn.execute(
+        """SELECT n.form, n.card FROM card_names n JOIN cards c ON c.name = n.card
+           WHERE c.mentions > 0 AND n.how NOT IN ('pinyin', 'initials', 'kana', 'en')
+           ORDER BY c.mentions DESC, n.card, n.form"""
+    ).fetchall()
+    english = db.conn.execute(
+        "SELECT name, name_en FROM cards WHERE mentions > 0 AND name_en IS NOT NULL ORDER BY name"
+    ).fetchall()
+    chinese: dict[str, str] = {}
+    for form, card in texts_forms:
+        if not form.isascii():
+            chinese.setdefault(form, card)
+    english_words = [[" ".join(re.findall(r"[a-z0-9]+", name.lower())), card] for card, name in english]
+    english_words += [[form, card] for form, card in texts_forms if form.isascii() and len(form) >= 3]
+    db["meta"].insert(
+        {
+            "key": "question_card_forms",
+            "value": json.dumps({"chinese": chinese, "english": english_words}, ensure_ascii=False),
+        }
+    )
+
+
+def _write_mentions(db: sqlite_utils.Database, built: Built) -> None:
+    names = built.names
+    db["passage_cards"].insert_all(
+        ({"passage_id": pid, "card": name, "how": how} for pid, name, how in names.mentions)
+    )
+    db["passage_cards"].create_index(["card"])
+    db["passage_cards"].create_index(["passage_id"])
+    archetype_counts = Counter(name for _, name in names.archetype_mentions)
+    db["archetypes"].insert_all(
+        ({"name": n, "mentions": archetype_counts[n]} for n in sorted(names.archetypes)), pk="name"
+    )
+    db["passage_archetypes"].insert_all(
+        ({"passage_id": pid, "archetype": name} for pid, name in names.archetype_mentions)
+    )
+
+
+def _write_concepts(db: sqlite_utils.Database, built: Built) -> None:
+    ontology = built.ontology
+    forms, keys = ontology.stored_forms()  # so a query process never normalises the ontology again
+    db["concepts"].insert_all(
+        (
+            {
+                "id": c.id,
+                "name_zh": c.name_zh,
+                "name_en": c.name_en,
+                "zh": json.dumps(c.zh, ensure_ascii=False),
+                "en": json.dumps(c.en, ensure_ascii=False),
+                "aliases": json.dumps(c.aliases, ensure_ascii=False),
+                "related": json.dumps(c.related),
+                "sections": json.dumps(c.sections),
+                "forms": json.dumps(forms[c.id], ensure_ascii=False),
+                "keys": json.dumps(keys[c.id], ensure_ascii=False),
+            }
+            for c in ontology.concepts.values()
+        ),
+        pk="id",
+    )
+    db["passage_concepts"].insert_all(built.concept_rows)
+    db["passage_concepts"].create_index(["concept"])
+    db["passage_concepts"].create_index(["passage_id"])
+    db["scenarios"].insert_all(
+        built.scenarios, pk="name", columns={"name": str, "file": str, "title": str, "replays": str}
+    )
+    db["links"].insert_all(built.links)
+    db["links"].create_index(["src"])
+    db["links"].create_index(["dst"])
+
+
+def _write_index(db: sqlite_utils.Database, built: Built) -> None:
+    # The index reads its fields from the passages table (external content),
+    # so ranking reads them from a plain table and the text is stored once.
+    db.conn.execute(
+        "CREATE VIRTUAL TABLE passage_fts USING fts5(words, grams, context, asked, content='passages',"
+        " content_rowid='rowid', tokenize='unicode61 remove_diacritics 0')"
+    )
+    db.conn.execute("INSERT INTO passage_fts(passage_fts) VALUES ('rebuild')")
+    # How many passages hold each indexed term: the query leaves out the commonest.
+    db.conn.execute("CREATE VIRTUAL TABLE passage_terms USING fts5vocab(passage_fts, 'row')")
+    refresh_term_counts(db.conn)
+    fts_rows = built.fts_rows
+    average = {
+        column: sum(len(row[column].split()) for row in fts_rows) / max(len(fts_rows), 1)
+        for column in ("words", "grams", "context", "asked")
+    }
+    db["meta"].insert({"key": "average_tokens", "value": json.dumps(average)})
+    vocabulary = built.vocabulary
+    db["vocabulary"].insert_all(({"term": t, "df": n} for t, n in sorted(vocabulary.items())), pk="term")
+    db["meta"].insert({"key": "vocabulary_total", "value": str(sum(vocabulary.values()) or 1)})
+
+
+_CARD_COLUMNS = {
+    "name": str,
+    "password": int,
+    "konami_id": int,
+    "name_zh": str,
+    "name_zh_official": str,
+    "name_en": str,
+    "name_ja": str,
+    "name_ja_reading": str,
+    "card_type": str,
+    "type_line": str,
+    "property": str,
+    "attribute": str,
+    "level": int,
+    "rank": int,
+    "link_arrows": str,
+    "pendulum_scale": int,
+    "atk": str,
+    "def": str,
+    "alt_passwords": str,
+    "mentions": int,
+    "linked": str,
+    "spellings": str,
+    "search_name": str,
+    "pinyin": str,
+    "initials": str,
+}
+
+
+def _card_rows(names: CardMentions, index: CardIndex):
+    """One row per card: every card of the facts, and the real cards the texts name
+    that the facts lack. A card the texts name keeps the texts' name; any other is
+    named by its ygopro translation (two cards of one name get their password added)."""
+    mention_counts = Counter(name for _, name, _ in names.mentions)
+    text_name = {pw: name for name, pw in names.cards.items() if pw is not None}
+    used = set(names.cards)
+    rows = []
+    for fact in index.facts.values():
+        name = text_name.get(fact.password)
+        if name is None:
+            name = fact.display_name
+            if name in used:
+                name = f"{name} ({fact.password})"
+            used.add(name)
+        rows.append(_card_row(name, fact, mention_counts[name], names, index))
+    for name, password in names.cards.items():
+        if password is None:
+            rows.append(_card_row(name, None, mention_counts[name], names, index))
+    return sorted(rows, key=lambda r: r["name"])
+
+
+def _card_row(name: str, fact, mentions: int, names: CardMentions, index: CardIndex) -> dict:
+    row = fact.as_row() if fact else {"password": None}
+    row["name_zh"] = row.pop("name_zh_ygopro", None)
+    for key in ("atk", "def"):
+        if row.get(key) is not None:
+            row[key] = str(row[key])
+    row.update(
+        name=name,
+        mentions=mentions,
+        linked=names.how_linked.get(name) if mentions or name in names.cards else None,
+        spellings=json.dumps(names.spellings.get(name, []), ensure_ascii=False),
+        search_name=index.loose(name),
+    )
+    return row
+
+
+def _card_name_rows(cards: list[dict], index: CardIndex):
+    """Every form a person may type a card's name in, precomputed: the Chinese
+    names (the texts', ygopro's, the official one), English, Japanese and its kana
+    reading, pinyin and initials of the Chinese names, and players' nicknames."""
+    from pypinyin import Style, lazy_pinyin
+
+    # Cards the texts name get pypinyin's phrase-aware reading (重骑士 zhong);
+    # the other 14k the first reading of each character, which is 30× faster.
+    reading = {row["char"]: row["pinyin"] for row in _char_pinyin_rows()}
+    by_password = {row["password"]: row["name"] for row in cards if row["password"] is not None}
+    seen: set[tuple[str, str]] = set()
+
+    def row(form: str, card: str, how: str):
+        if form and (form, card) not in seen:
+            seen.add((form, card))
+            return {"form": form, "card": card, "how": how}
+        return None
+
+    def pinyin(text: str, phrases: bool) -> list[str]:
+        if phrases:
+            return [s for s in map(latin_form, lazy_pinyin(text, style=Style.NORMAL, errors="default")) if s]
+        return [s for s in (reading.get(ch) or latin_form(ch) for ch in text) if s]
+
+    for card in cards:
+        name = card["name"]
+        chinese = [("texts", s) for s in json.loads(card["spellings"])] + [
+            ("zh", card.get("name_zh")),
+            ("zh_official", card.get("name_zh_official")),
+            ("zh", name),
+        ]
+        for how, text in chinese:
+            if text:
+                yield row(index.loose(text), name, how)
+                syllables = pinyin(bare_form(index.search_form(text)), phrases=card["mentions"] > 0)
+                yield row("".join(syllables), name, "pinyin")
+                if len(syllables) >= 2:
+                    yield row("".join(s[0] for s in syllables), name, "initials")
+        if card.get("name_en"):
+            yield row(latin_form(card["name_en"]), name, "en")
+        for how in ("name_ja", "name_ja_reading"):
+            if card.get(how):
+                yield row(index.loose(card[how]), name, "ja" if how == "name_ja" else "kana")
+    for alias, password in index.aliases.aliases.items():
+        fact = index.card(password)
+        if fact and fact.password in by_password:
+            yield row(index.loose(alias), by_password[fact.password], "texts")
+    for nickname, password in index.aliases.nicknames.items():
+        fact = index.card(password)
+        if fact and fact.password in by_password:
+            form = latin_form(nickname) if latin_form(nickname) == nickname.lower().replace(" ", "") else None
+            yield row(form or index.loose(nickname), by_password[fact.password], "nickname")
+
+
+def refresh_term_counts(conn) -> None:
+    """A plain, indexed copy of how many passages hold each term (the fts5vocab
+    table computes it on every read)."""
+    conn.execute("DROP TABLE IF EXISTS term_counts")
+    conn.execute("CREATE TABLE term_counts (term TEXT PRIMARY KEY, doc INTEGER) WITHOUT ROWID")
+    conn.execute("INSERT INTO term_counts SELECT term, doc FROM passage_terms")
+
+
+def _char_pinyin_rows():
+    """Every Chinese character's toneless reading, so a query can be compared by
+    sound (电器尾龙 → 电气尾龙) without loading pypinyin in the query process."""
+    import unicodedata
+
+    from pypinyin.pinyin_dict import pinyin_dict
+
+    for code in sorted(pinyin_dict):
+        if 0x3400 <= code <= 0x9FFF:
+            reading = pinyin_dict[code].split(",")[0]
+            plain = "".join(c for c in unicodedata.normalize("NFD", reading) if not unicodedata.combining(c))
+            yield {"char": chr(code), "pinyin": plain.replace("ü", "v").lower()}
