@@ -82,3 +82,18 @@ def test_no_function_is_longer_than_about_60_lines():
         and node.end_lineno - node.lineno + 1 > MAX_FUNCTION_LINES
     ]
     assert not long, long
+
+
+def test_no_module_of_the_package_is_ignored_by_git():
+    """An ignored module is missing from a clone and from the wheel (`build/` in
+    .gitignore once hid ocgkb/build/)."""
+    import shutil
+    import subprocess
+
+    if shutil.which("git") is None or not (ROOT / ".git").exists():
+        pytest.skip("not a git checkout")
+    files = [str(p.relative_to(ROOT)) for p in (ROOT / "ocgkb").rglob("*.py")]
+    ignored = subprocess.run(
+        ["git", "check-ignore", "--no-index", *files], cwd=ROOT, capture_output=True, text=True
+    ).stdout.split()
+    assert not ignored, ignored
