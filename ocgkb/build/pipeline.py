@@ -17,23 +17,21 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from ocgkb import BuildError, OntologyError
-from ocgkb import paths
-from ocgkb.sources import manifest as sources
-from ocgkb.sources.card_facts import read_card_facts
+from ocgkb import BuildError, OntologyError, paths
 from ocgkb.build.card_index import CardAliases, CardIndex
-from ocgkb.sources.curated import read_mapping
-from ocgkb.sources.dates import find_dates, has_wiki_source
 from ocgkb.build.mentions import CardMentions, collect_mentions
 from ocgkb.build.write import Built, write
+from ocgkb.sources import manifest as sources
+from ocgkb.sources.card_facts import read_card_facts
+from ocgkb.sources.curated import read_mapping
+from ocgkb.sources.dates import find_dates
 from ocgkb.sources.model import KINDS, ParsedDocument, Passage, Section
-from ocgkb.text.name_forms import bare_form, latin_form, name_grams
-from ocgkb.text.names import NameRules, card_token
-from ocgkb.text.normalize import Normalizer, load_repairs, squash
 from ocgkb.sources.ontology import Ontology
 from ocgkb.sources.rulebook import read_rulebook
-from ocgkb.text.tokenize import STOPWORDS, Segmenter, bigrams, latin_words
 from ocgkb.sources.topics import read_topics
+from ocgkb.text.names import NameRules, card_token
+from ocgkb.text.normalize import Normalizer, load_repairs, squash
+from ocgkb.text.tokenize import STOPWORDS, Segmenter, bigrams, latin_words
 
 SCHEMA_VERSION = sources.SCHEMA_VERSION
 Progress = Callable[[str], None]
@@ -145,7 +143,9 @@ def _read_inputs(data_dir: Path, kb_dir: Path, report: BuildReport) -> _Inputs:
     normalize = Normalizer(load_repairs(kb_dir))
     ontology = Ontology.load(kb_dir, normalize)
     concept_terms = [t for c in ontology.concepts.values() for t in c.terms]
-    card_index = CardIndex(read_card_facts(sources.card_facts_path(data_dir)), normalize, CardAliases.load(kb_dir))
+    card_index = CardIndex(
+        read_card_facts(sources.card_facts_path(data_dir)), normalize, CardAliases.load(kb_dir)
+    )
     return _Inputs(
         documents, texts, normalize, ontology, concept_terms, NameRules.load(kb_dir, concept_terms),
         load_synonyms(kb_dir, normalize), card_index,
@@ -185,7 +185,9 @@ def _twins(
     repaired = {p.id for p in passages if normalize.repaired_count(p.text)}
     dup_of = _near_duplicates(passages, search_text, repaired)
     if dup_of:
-        report.duplicates.append(f"{len(dup_of)} passages are near-twins of another and merged into it in search")
+        report.duplicates.append(
+            f"{len(dup_of)} passages are near-twins of another and merged into it in search"
+        )
     return dup_of
 
 
@@ -363,7 +365,9 @@ def _reference_links(
             if number:
                 rows.append({"src": f"passage:{p.id}", "dst": f"section:{number}", "relation": "refers_to"})
             elif concept:
-                rows.append({"src": f"passage:{p.id}", "dst": f"concept:{concept.id}", "relation": "refers_to"})
+                rows.append(
+                    {"src": f"passage:{p.id}", "dst": f"concept:{concept.id}", "relation": "refers_to"}
+                )
             elif "详见" in p.text or p.doc == "rulings":
                 report.unresolved.append(f"{p.id} ({p.doc}:{p.line}): 见{target}")
     return rows

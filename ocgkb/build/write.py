@@ -60,8 +60,16 @@ def write(tmp: Path, built: Built) -> None:
     db = sqlite_utils.Database(tmp)
     db.conn.execute("PRAGMA journal_mode=OFF")
     db.conn.execute("PRAGMA synchronous=OFF")
-    for step in (_write_meta, _write_documents, _write_passages, _write_cards, _write_card_forms,
-                 _write_mentions, _write_concepts, _write_index):
+    for step in (
+        _write_meta,
+        _write_documents,
+        _write_passages,
+        _write_cards,
+        _write_card_forms,
+        _write_mentions,
+        _write_concepts,
+        _write_index,
+    ):
         step(db, built)
     built.report.clock()  # the report the store keeps counts the write too
     db["meta"].insert(
