@@ -451,10 +451,12 @@ def _read_scenarios(kb_dir: Path, passage_ids: set[str], report: BuildReport) ->
     that cannot be read is reported, not fatal: `ocgkb replay` names its fault."""
     import yaml
 
+    from ocgkb import yamlio
+
     rows = []
     for path in sorted((kb_dir / "scenarios").glob("*.yaml")):
         try:
-            data = yaml.safe_load(path.read_text(encoding="utf-8"))
+            data = yamlio.load(path.read_text(encoding="utf-8"))
             title, replays = str(data["title"]), [str(r) for r in data.get("replays") or []]
         except (OSError, UnicodeDecodeError, yaml.YAMLError, TypeError, KeyError) as exc:
             report.notes.append(f"scenario {path.name} is not readable: {str(exc).splitlines()[0]}")

@@ -36,7 +36,7 @@ from typing import Any
 
 import yaml
 
-from ocgkb import OcgkbError
+from ocgkb import OcgkbError, yamlio
 from ocgkb.engine import Duel, EngineError, IllegalActionError
 from ocgkb.engine.cards import ScenarioCardError, parse_card
 from ocgkb.engine.rules import DAMAGE_STEP, PHASES
@@ -145,7 +145,7 @@ def load_yaml(path: Path) -> Any:
         raise ScenarioError(f"{path}: not UTF-8") from None
     try:
         _check_size(text, path)
-        return yaml.safe_load(text)
+        return yamlio.load(text)
     except yaml.YAMLError as exc:
         mark = getattr(exc, "problem_mark", None)
         where = f" at line {mark.line + 1}" if mark else ""
@@ -158,7 +158,7 @@ def _check_size(text: str, path: Path) -> None:
     anchors: dict[str, int] = {}
     open_nodes: list[list] = []  # [anchor, nodes inside] for each open collection
     total = 0
-    for event in yaml.parse(text, Loader=yaml.SafeLoader):
+    for event in yamlio.events(text):
         size = 0
         if isinstance(event, yaml.AliasEvent):
             size = anchors.get(event.anchor or "", 0)

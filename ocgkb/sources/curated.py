@@ -11,10 +11,12 @@ def read_mapping(path: Path, missing_ok: bool = False) -> dict:
     """A YAML file whose top is a mapping; a one-line OntologyError when it is not."""
     import yaml  # only when building, never on a query's start-up path
 
+    from ocgkb import yamlio
+
     if missing_ok and not path.is_file():
         return {}
     try:
-        data = yaml.safe_load(path.read_text(encoding="utf-8")) or {}
+        data = yamlio.load(path.read_text(encoding="utf-8")) or {}
     except (OSError, UnicodeDecodeError, yaml.YAMLError) as exc:
         raise OntologyError(f"cannot read {path}: {str(exc).splitlines()[0]}") from None
     if not isinstance(data, dict):

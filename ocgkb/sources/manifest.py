@@ -51,9 +51,11 @@ class SourceDocument:
 def read_manifest(data_dir: Path) -> list[SourceDocument]:
     import yaml  # only when building, never on a query's start-up path
 
+    from ocgkb import yamlio
+
     path = data_dir / MANIFEST
     try:
-        data = yaml.safe_load(path.read_text(encoding="utf-8"))
+        data = yamlio.load(path.read_text(encoding="utf-8"))
     except FileNotFoundError:
         raise SourceError(f"no corpus manifest at {path}") from None
     except (OSError, UnicodeDecodeError, yaml.YAMLError) as exc:
@@ -84,8 +86,10 @@ def card_facts_path(data_dir: Path) -> Path:
     """The card facts file the manifest names (`cards: file:`)."""
     import yaml
 
+    from ocgkb import yamlio
+
     try:
-        data = yaml.safe_load((data_dir / MANIFEST).read_text(encoding="utf-8")) or {}
+        data = yamlio.load((data_dir / MANIFEST).read_text(encoding="utf-8")) or {}
     except (OSError, UnicodeDecodeError, yaml.YAMLError) as exc:
         raise SourceError(f"corpus manifest unreadable: {data_dir / MANIFEST}: {exc}") from None
     entry = data.get("cards") if isinstance(data, dict) else None

@@ -90,9 +90,11 @@ class Ontology:
     def load(cls, kb_dir: Path | None = None, normalize: Normalizer | None = None) -> Ontology:
         import yaml  # only when building, never on a query's start-up path
 
+        from ocgkb import yamlio
+
         path = (kb_dir or paths.kb_dir()) / "concepts.yaml"
         try:
-            data = yaml.safe_load(path.read_text(encoding="utf-8"))
+            data = yamlio.load(path.read_text(encoding="utf-8"))
         except (OSError, UnicodeDecodeError, yaml.YAMLError) as exc:
             raise OntologyError(f"cannot read the ontology {path}: {str(exc).splitlines()[0]}") from exc
         entries = (data or {}).get("concepts") if isinstance(data, dict) else None

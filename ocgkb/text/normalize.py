@@ -28,9 +28,11 @@ def load_repairs(kb_dir: Path | None = None) -> dict[str, str]:
     """The corrupted-character table, one character to one character."""
     import yaml  # only when building, never on a query's start-up path
 
+    from ocgkb import yamlio
+
     path = (kb_dir or paths.kb_dir()) / "repairs.yaml"
     try:
-        table = (yaml.safe_load(path.read_text(encoding="utf-8")) or {}).get("repairs") or {}
+        table = (yamlio.load(path.read_text(encoding="utf-8")) or {}).get("repairs") or {}
     except (OSError, yaml.YAMLError) as exc:
         raise OntologyError(f"{path}: {exc}".splitlines()[0]) from exc
     return {str(k): str(v) for k, v in table.items()}
