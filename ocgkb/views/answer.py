@@ -6,7 +6,7 @@ from __future__ import annotations
 from ocgkb.query.plan import plan_query
 from ocgkb.query.ranking import Filters, Hit, passage_hits, search
 from ocgkb.store.database import KnowledgeBase
-from ocgkb.views.section import scenarios_replaying
+from ocgkb.views.replay import scenarios_replaying
 
 RULINGS_PER_ANSWER = 3
 RULING_FLOOR = 0.6  # share of the best hit's score a ruling needs to be shown

@@ -7,6 +7,7 @@ import json
 from ocgkb.query.lookup import NotFound
 from ocgkb.query.ranking import passage_hits
 from ocgkb.store.database import KnowledgeBase
+from ocgkb.views.replay import scenarios_replaying
 
 
 def section_view(kb: KnowledgeBase, number: str) -> dict:
@@ -94,19 +95,6 @@ def _concepts_of(kb: KnowledgeBase, number: str) -> tuple[list[dict], list[dict]
         if number in json.loads(r["sections"])
     ]
     return concepts, defining
-
-
-def scenarios_replaying(kb: KnowledgeBase, passage_ids: list[str]) -> list[dict]:
-    """The scenarios of kb/scenarios/ that replay any of these passages."""
-    if not passage_ids:
-        return []
-    marks = ",".join("?" * len(passage_ids))
-    rows = kb.query(
-        f"""SELECT DISTINCT s.name, s.title, s.file FROM links l JOIN scenarios s ON l.src = 'scenario:' || s.name
-            WHERE l.relation = 'replays' AND l.dst IN ({marks}) ORDER BY s.name""",
-        [f"passage:{pid}" for pid in passage_ids],
-    )
-    return [{"name": r["name"], "title": r["title"], "file": f"kb/scenarios/{r['file']}"} for r in rows]
 
 
 def _section(kb: KnowledgeBase, number: str):
