@@ -67,6 +67,16 @@ class Row:
     seconds: float = 0.0
     notes: list[str] = field(default_factory=list)
 
+    def took(self, run) -> None:
+        """What one command did: its exit, whether it printed a traceback, its time."""
+        self.code, self.traceback, self.seconds = _code(run), run.traceback, run.seconds
+
+    def checked(self, r: Runner, db: Path, home: Path) -> Row:
+        """The row, with whether the knowledge base at `db` is still whole."""
+        self.intact, notes = r.check(db, home)
+        self.notes += notes
+        return self
+
 
 class Runner:
     def __init__(self, root: Path, timeout: float) -> None:
@@ -225,7 +235,7 @@ def case_kill_build(r: Runner, after: float | None, sig: int = signal.SIGKILL) -
     running = proc.poll() is None
     os.kill(proc.pid, sig)  # the build process itself, as a user's kill would
     run = r.finish(proc, ["build"])
-    row.code, row.traceback, row.seconds = _code(run), run.traceback, run.seconds
+    row.took(run)
     row.notes.append(
         "the build had already ended"
         if not running
@@ -237,8 +247,7 @@ def case_kill_build(r: Runner, after: float | None, sig: int = signal.SIGKILL) -
     row.notes.append(f"temp files left: {len(left)}" + (f" ({left[0]})" if left else ""))
     if db.stat().st_mtime_ns != before:
         row.notes.append("the KB file was replaced")
-    row.intact, notes = r.check(db, home)
-    row.notes += notes
+    row.checked(r, db, home)
     if left:
         row.notes.append(f"after the next command: {len(_leftovers(home))}")
     return row
@@ -253,20 +262,18 @@ def case_corrupt(r: Runner) -> Row:
         out.seek(size // 2)
         out.write(random.Random(0).randbytes(200 * 1024))
     run = r.run(["--db", str(db), "card", "增殖的G"], home)
-    row.code, row.traceback, row.seconds = _code(run), run.traceback, run.seconds
+    row.took(run)
     row.notes.append("rebuilt" if run.built else "not rebuilt")
     if run.code:
         row.notes.append(_last_line(run.err))
-    row.intact, notes = r.check(db, home)
-    row.notes += notes
-    return row
+    return row.checked(r, db, home)
 
 
 def case_unwritable(r: Runner) -> Row:
     row = Row("--db /proc/x.sqlite ask cost")
     home = r.case_dir("proc")
     run = r.run(["--db", "/proc/x.sqlite", "ask", "cost"], home)
-    row.code, row.traceback, row.seconds = _code(run), run.traceback, run.seconds
+    row.took(run)
     row.notes.append(_last_line(run.err))
     return row
 
@@ -286,7 +293,7 @@ def case_read_only(r: Runner, stale: bool) -> Row:
     folder.chmod(0o555)
     try:
         run = r.run(["--db", str(db), "ask", "cost"], home, restricted=restricted)
-        row.code, row.traceback, row.seconds = _code(run), run.traceback, run.seconds
+        row.took(run)
         row.notes.append(
             ("root without CAP_DAC_OVERRIDE; " if restricted else "")
             + ("rebuild tried" if run.built else "no rebuild")
@@ -305,23 +312,21 @@ def case_odd_path(r: Runner) -> Row:
     home = r.case_dir("oddpath")
     db = r.copy_base(home / "a #b?c %41 d" / "kb #1?x=%20 y.sqlite")
     run = r.run(["--db", str(db), "ask", "cost"], home)
-    row.code, row.traceback, row.seconds = _code(run), run.traceback, run.seconds
+    row.took(run)
     row.notes.append("rebuilt a current KB" if run.built else "opened without rebuilding")
     if run.code:
         row.notes.append(_last_line(run.err))
     strays = sorted(str(p.relative_to(home)) for p in home.rglob("*") if p.is_file() and p != db)
     if strays:
         row.notes.append(f"other files: {', '.join(strays)[:80]}")
-    row.intact, notes = r.check(db, home)
-    row.notes += notes
-    return row
+    return row.checked(r, db, home)
 
 
 def case_empty_db(r: Runner) -> Row:
     row = Row("--db '' ask cost")
     home = r.case_dir("emptydb")
     run = r.run(["--db", "", "ask", "cost"], home)
-    row.code, row.traceback, row.seconds = _code(run), run.traceback, run.seconds
+    row.took(run)
     row.notes.append(("built somewhere; " if run.built else "") + _last_line(run.err))
     made = sorted(str(p.relative_to(home)) for p in home.rglob("*") if p.is_file())
     if made:
@@ -350,9 +355,7 @@ def case_concurrent_first_runs(r: Runner, count: int = 8) -> Row:
     left = _leftovers(db.parent) if db.parent.is_dir() else []
     if left:
         row.notes.append(f"temp files left: {len(left)}")
-    row.intact, notes = r.check(db, home)
-    row.notes += notes
-    return row
+    return row.checked(r, db, home)
 
 
 def case_queries_during_rebuild(r: Runner) -> Row:
@@ -380,9 +383,7 @@ def case_queries_during_rebuild(r: Runner) -> Row:
         row.notes.append(_last_line(bad[0].err))
     if any(q.built for q in queries):
         row.notes.append("a query rebuilt too")
-    row.intact, notes = r.check(db, home)
-    row.notes += notes
-    return row
+    return row.checked(r, db, home)
 
 
 def case_export_fifo(r: Runner) -> Row:
@@ -404,7 +405,7 @@ def case_export_fifo(r: Runner) -> Row:
     if reader.is_alive():  # the export never opened it: let the reader go
         os.close(os.open(fifo, os.O_WRONLY | os.O_NONBLOCK))
         reader.join(timeout=10)
-    row.code, row.traceback, row.seconds = _code(run), run.traceback, run.seconds
+    row.took(run)
     kind = "still a FIFO" if stat.S_ISFIFO(os.lstat(fifo).st_mode) else "replaced by a file"
     try:
         nodes = len(json.loads(received[0])["nodes"]) if received and received[0] else 0
@@ -413,9 +414,7 @@ def case_export_fifo(r: Runner) -> Row:
     row.notes.append(f"{kind}; reader got {len(received[0]) if received else 0} bytes, {nodes} nodes")
     if run.code:
         row.notes.append(_last_line(run.err))
-    row.intact, notes = r.check(db, home)
-    row.notes += notes
-    return row
+    return row.checked(r, db, home)
 
 
 def case_non_utf8(r: Runner) -> Row:
@@ -423,11 +422,9 @@ def case_non_utf8(r: Runner) -> Row:
     home = r.case_dir("bytes")
     db = r.copy_base(home / "ocgkb.sqlite")
     run = r.run([b"--db", os.fsencode(db), b"search", b"\xff\xfe"], home)
-    row.code, row.traceback, row.seconds = _code(run), run.traceback, run.seconds
+    row.took(run)
     row.notes.append(_last_line(run.err if run.code else run.out))
-    row.intact, notes = r.check(db, home)
-    row.notes += notes
-    return row
+    return row.checked(r, db, home)
 
 
 CASES: list[tuple[str, Callable[[Runner], Row]]] = [

@@ -449,16 +449,14 @@ def _index_rows(
 def _read_scenarios(kb_dir: Path, passage_ids: set[str], report: BuildReport) -> list[dict]:
     """The replay scenarios of kb/scenarios/ and the passages they replay. A file
     that cannot be read is reported, not fatal: `ocgkb replay` names its fault."""
-    import yaml
-
-    from ocgkb import yamlio
+    from ocgkb import yamlio  # only when building, never on a query's start-up path
 
     rows = []
     for path in sorted((kb_dir / "scenarios").glob("*.yaml")):
         try:
             data = yamlio.load(path.read_text(encoding="utf-8"))
             title, replays = str(data["title"]), [str(r) for r in data.get("replays") or []]
-        except (OSError, UnicodeDecodeError, yaml.YAMLError, TypeError, KeyError) as exc:
+        except (OSError, UnicodeDecodeError, yamlio.YAMLError, TypeError, KeyError) as exc:
             report.notes.append(f"scenario {path.name} is not readable: {str(exc).splitlines()[0]}")
             continue
         for pid in replays:

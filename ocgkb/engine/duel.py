@@ -148,9 +148,6 @@ class Duel:
         self._order += 1
         return self._order
 
-    def _happens(self, name: str, key: str) -> None:
-        self.timeline.record(name, key)
-
     # --- the turn ------------------------------------------------------------------
 
     def enter_phase(self, phase: str) -> None:
@@ -205,13 +202,13 @@ class Duel:
             if face_up
             else f"{card.controller} sets 「{key}」"
         )
-        self._happens("summoned" if face_up else "set", key)
+        self.timeline.record("summoned" if face_up else "set", key)
         self.check_replay()
 
     def special_summon(self, key: str, position: str = "attack", controller: str | None = None) -> None:
         card = self._to_monster_zone(key, position, True, controller)
         self.say(f"「{key}」 is special summoned to {card.controller}'s field ({position})")
-        self._happens("special_summoned", key)
+        self.timeline.record("special_summoned", key)
 
     def flip_summon(self, key: str) -> None:
         """A face-down monster is turned face-up in attack position by its controller."""
@@ -221,8 +218,8 @@ class Duel:
         self.timeline.next_moment()
         card.face_up, card.position = True, "attack"
         self.say(f"{card.controller} flip summons 「{key}」")
-        self._happens("flip_summoned", key)
-        self._happens("flipped_face_up", key)
+        self.timeline.record("flip_summoned", key)
+        self.timeline.record("flipped_face_up", key)
         self._start_applying(card)
         self.check_replay()
 
@@ -236,7 +233,7 @@ class Duel:
         self.timeline.next_moment()
         self.move(key, zone, f"is set by {card.controller}", face_up=False)
         card.placed_turn = self.turn.number
-        self._happens("set", key)
+        self.timeline.record("set", key)
 
     def _to_monster_zone(self, key: str, position: str, face_up: bool, controller: str | None = None) -> Card:
         card = self.card(key)
@@ -279,7 +276,7 @@ class Duel:
         card.controller = card.owner
         self.say(f"「{key}」 {reason}")
         if was_on_field and not card.on_field:
-            self._happens("left_field", key)
+            self.timeline.record("left_field", key)
             self._leave_field(card)
 
     def _leave_field(self, card: Card) -> None:
@@ -296,20 +293,20 @@ class Duel:
         if not card.on_field:
             raise IllegalActionError(f"「{key}」 is not on the field and cannot be destroyed")
         self.move(key, "gy", reason)
-        self._happens("destroyed", key)
-        self._happens("sent_to_gy", key)
+        self.timeline.record("destroyed", key)
+        self.timeline.record("sent_to_gy", key)
 
     def send_to_gy(self, key: str, reason: str = "is sent to the GY") -> None:
         if self.card(key).zone == "gy":
             return
         self.move(key, "gy", reason)
-        self._happens("sent_to_gy", key)
+        self.timeline.record("sent_to_gy", key)
 
     def return_to_hand(self, key: str, reason: str = "is returned to the hand") -> None:
         if self.card(key).zone == "hand":
             return
         self.move(key, "hand", reason)
-        self._happens("returned_to_hand", key)
+        self.timeline.record("returned_to_hand", key)
 
     def banish(self, key: str, reason: str = "is banished", until: str | None = None) -> None:
         """Banished for good, or (`until: end_phase`) until the End Phase."""
@@ -318,7 +315,7 @@ class Duel:
             return
         self.move(key, "banished", reason + (" until the End Phase" if until == "end_phase" else ""))
         card.returns_at_end_phase = until == "end_phase"
-        self._happens("banished", key)
+        self.timeline.record("banished", key)
 
     def _end_effects_of(self, source: str) -> None:
         for card in self.cards.values():
@@ -339,7 +336,7 @@ class Duel:
         card.modifiers = []
         card.applying = False
         self._end_effects_of(key)
-        self._happens("flipped_face_down", key)
+        self.timeline.record("flipped_face_down", key)
 
     def flip_face_up(self, key: str) -> None:
         """Turned face-up by an effect (a flip, not a flip summon): its FLIP effect is set off."""
@@ -348,7 +345,7 @@ class Duel:
             return
         card.face_up = True
         self.say(f"「{key}」 is turned face-up ({card.position} position)")
-        self._happens("flipped_face_up", key)
+        self.timeline.record("flipped_face_up", key)
         self._start_applying(card)
 
     def change_position(self, key: str) -> None:
@@ -356,7 +353,7 @@ class Duel:
         card.position = "defense" if card.position == "attack" else "attack"
         card.position_changed_turn = self.turn.number
         self.say(f"「{key}」 changes to {card.position} position")
-        self._happens("position_changed", key)
+        self.timeline.record("position_changed", key)
 
     def negate_effects_of(self, key: str) -> None:
         """§4.3.3.6: a monster's own raise by its activated effect falls back when its effects are negated."""
@@ -395,7 +392,7 @@ class Duel:
             p = self.players[player]
             p.lp = max(0, p.lp - amount)  # §1.4.1: LP never goes below 0
             self.say(f"   {player} takes {amount} {how} → LP {p.lp}")
-            self._happens(event, player)
+            self.timeline.record(event, player)
         self._check_lp()
 
     def _check_lp(self) -> None:
@@ -421,7 +418,7 @@ class Duel:
             return
         p.deck -= count
         self.say(f"   {player} draws {count}")
-        self._happens("drew", player)
+        self.timeline.record("drew", player)
 
     # --- activation and chains ----------------------------------------------------------
 
@@ -470,7 +467,7 @@ class Duel:
         self.chain.append(link)
         aimed = f" targeting {', '.join('「' + t + '」' for t in targets or [])}" if targets else ""
         self.say(f"chain link {link.number}: {player} activates 「{key}」{aimed} (spell speed {speed})")
-        self._happens("activated", key)
+        self.timeline.record("activated", key)
         return link
 
     @staticmethod
@@ -716,7 +713,7 @@ class Duel:
             target.modifiers.append(mod)
             after = current_value(self._printed(target, stat), target.modifiers, stat)
             self.say(f"   「{key}」 {stat.upper()} {before} → {after}: {mod.describe()} by 「{source.key}」")
-            self._happens(f"{stat}_changed", key)
+            self.timeline.record(f"{stat}_changed", key)
 
     def _modifier(self, source: Card, target: Card, stat: str, op: dict, layer: str, before: int) -> Modifier:
         original = original_value(self._printed(target, stat), target.modifiers, stat)

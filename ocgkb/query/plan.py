@@ -57,7 +57,8 @@ def plan_query(kb: KnowledgeBase, question: str) -> QueryPlan:
     text = kb.normalize(question)
     vocabulary = kb.vocabulary
     vocabulary.prefetch(_pieces(text))
-    ignore = _query_lists(str(kb.path), kb.fingerprint)["ignore"]
+    lists = _query_lists(str(kb.path), kb.fingerprint)
+    ignore = lists["ignore"]
     whole, inner = split_query(text, vocabulary, kb.vocabulary_total)
     words = [w for w in whole if w not in ignore]
     inner = [w for w in inner if w not in ignore]
@@ -73,7 +74,6 @@ def plan_query(kb: KnowledgeBase, question: str) -> QueryPlan:
         if _LATIN.fullmatch(said) and said not in {squash(kb.normalize(n)) for n in ontology.concepts[cid].zh}
         for name in ontology.concepts[cid].zh
     ]
-    lists = _query_lists(str(kb.path), kb.fingerprint)
     said_in_english = lists["glossary"].translate(text)
     squashed = squash(text)
     slang = _slang_verbs(squashed, lists["slang"])

@@ -49,16 +49,14 @@ class SourceDocument:
 
 
 def read_manifest(data_dir: Path) -> list[SourceDocument]:
-    import yaml  # only when building, never on a query's start-up path
-
-    from ocgkb import yamlio
+    from ocgkb import yamlio  # only when building, never on a query's start-up path
 
     path = data_dir / MANIFEST
     try:
         data = yamlio.load(path.read_text(encoding="utf-8"))
     except FileNotFoundError:
         raise SourceError(f"no corpus manifest at {path}") from None
-    except (OSError, UnicodeDecodeError, yaml.YAMLError) as exc:
+    except (OSError, UnicodeDecodeError, yamlio.YAMLError) as exc:
         raise SourceError(f"corpus manifest unreadable: {path}: {str(exc).splitlines()[0]}") from None
     entries = data.get("documents") if isinstance(data, dict) else None
     if not isinstance(entries, list) or not entries:
@@ -84,13 +82,11 @@ def read_manifest(data_dir: Path) -> list[SourceDocument]:
 
 def card_facts_path(data_dir: Path) -> Path:
     """The card facts file the manifest names (`cards: file:`)."""
-    import yaml
-
-    from ocgkb import yamlio
+    from ocgkb import yamlio  # only when building, never on a query's start-up path
 
     try:
         data = yamlio.load((data_dir / MANIFEST).read_text(encoding="utf-8")) or {}
-    except (OSError, UnicodeDecodeError, yaml.YAMLError) as exc:
+    except (OSError, UnicodeDecodeError, yamlio.YAMLError) as exc:
         raise SourceError(f"corpus manifest unreadable: {data_dir / MANIFEST}: {exc}") from None
     entry = data.get("cards") if isinstance(data, dict) else None
     if not isinstance(entry, dict) or not entry.get("file"):

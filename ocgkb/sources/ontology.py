@@ -88,14 +88,12 @@ class Ontology:
 
     @classmethod
     def load(cls, kb_dir: Path | None = None, normalize: Normalizer | None = None) -> Ontology:
-        import yaml  # only when building, never on a query's start-up path
-
-        from ocgkb import yamlio
+        from ocgkb import yamlio  # only when building, never on a query's start-up path
 
         path = (kb_dir or paths.kb_dir()) / "concepts.yaml"
         try:
             data = yamlio.load(path.read_text(encoding="utf-8"))
-        except (OSError, UnicodeDecodeError, yaml.YAMLError) as exc:
+        except (OSError, UnicodeDecodeError, yamlio.YAMLError) as exc:
             raise OntologyError(f"cannot read the ontology {path}: {str(exc).splitlines()[0]}") from exc
         entries = (data or {}).get("concepts") if isinstance(data, dict) else None
         if not isinstance(entries, dict) or not entries:

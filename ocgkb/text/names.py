@@ -33,14 +33,12 @@ class NameRules:
 
     @classmethod
     def load(cls, kb_dir: Path | None = None, concept_terms: Iterable[str] = ()) -> NameRules:
-        import yaml  # only when building, never on a query's start-up path
-
-        from ocgkb import yamlio
+        from ocgkb import yamlio  # only when building, never on a query's start-up path
 
         path = (kb_dir or paths.kb_dir()) / "terms.yaml"
         try:
             data = yamlio.load(path.read_text(encoding="utf-8")) or {}
-        except (OSError, yaml.YAMLError) as exc:
+        except (OSError, yamlio.YAMLError) as exc:
             raise OntologyError(f"{path}: {exc}".splitlines()[0]) from exc
         not_cards = {str(t) for t in data.get("not_cards") or []} | {str(t) for t in concept_terms}
         return cls(

@@ -26,14 +26,12 @@ def _t2s():
 
 def load_repairs(kb_dir: Path | None = None) -> dict[str, str]:
     """The corrupted-character table, one character to one character."""
-    import yaml  # only when building, never on a query's start-up path
-
-    from ocgkb import yamlio
+    from ocgkb import yamlio  # only when building, never on a query's start-up path
 
     path = (kb_dir or paths.kb_dir()) / "repairs.yaml"
     try:
         table = (yamlio.load(path.read_text(encoding="utf-8")) or {}).get("repairs") or {}
-    except (OSError, yaml.YAMLError) as exc:
+    except (OSError, yamlio.YAMLError) as exc:
         raise OntologyError(f"{path}: {exc}".splitlines()[0]) from exc
     return {str(k): str(v) for k, v in table.items()}
 
