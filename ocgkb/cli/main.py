@@ -14,6 +14,7 @@ import click
 
 from ocgkb import OcgkbError, __version__
 
+# The kinds and limits the views define, repeated here so that --help needs no query code.
 KIND_CHOICES = ("clause", "subitem", "example", "ruling", "note", "paragraph")
 
 
@@ -465,6 +466,82 @@ def export(ctx, fmt: str, output: str, around: str | None, depth: int, kinds: st
     written, nodes, edges = export(_open(ctx), fmt, output, around, depth, kinds)
     for path in written:
         click.echo(f"wrote {path} ({nodes} nodes, {edges} edges)", err=True)
+
+
+@main.command()
+@click.option(
+    "--host", default="127.0.0.1", show_default=True, help="The address to listen on (0.0.0.0: every one)."
+)
+@click.option("--port", type=click.IntRange(1, 65535), default=8000, show_default=True, help="The port.")
+@click.option(
+    "--workers",
+    type=click.IntRange(1, 64),
+    default=1,
+    show_default=True,
+    help="Worker processes, each with the knowledge base open read-only.",
+)
+@click.option("-q", "--quiet", is_flag=True, help="Do not log every request.")
+@click.pass_context
+def serve(ctx: click.Context, host: str, port: int, workers: int, quiet: bool) -> None:
+    """Serve the knowledge base as a web site and a JSON API (pages at /, the API
+    described at /openapi.json), building it first if needed. Ctrl-C stops it.
+
+    Needs the web extra: pip install 'ocgkb[web]'.
+
+    \b
+    Examples:
+      ocgkb serve
+      ocgkb serve --host 0.0.0.0 --port 8080 --workers 2
+    """
+    import importlib.util
+    import os
+
+    from ocgkb.web import INSTALL_HINT
+
+    if any(importlib.util.find_spec(name) is None for name in ("starlette", "jinja2", "uvicorn")):
+        raise click.ClickException(INSTALL_HINT)
+    _check_port(host, port)
+    kb = _open(ctx)  # build once here, with progress, not once in every worker
+    options = ctx.find_root().obj
+    # Workers are fresh processes: they find the same sources and knowledge base here.
+    os.environ["OCGKB_DB"] = str(kb.path)
+    for name, key in (("OCGKB_DATA", "data_dir"), ("OCGKB_KB", "kb_dir")):
+        if options[key]:
+            os.environ[name] = str(Path(options[key]).resolve())
+    kb.close()
+    shown = "localhost" if host in ("127.0.0.1", "::1") else host
+    click.echo(
+        f"ocgkb: serving {kb.path} at http://{shown}:{port}/ ({workers} worker(s)); Ctrl-C stops", err=True
+    )
+    import uvicorn
+
+    uvicorn.run(
+        "ocgkb.web.app:create_app",
+        factory=True,
+        host=host,
+        port=port,
+        workers=workers,
+        access_log=not quiet,
+        log_level="warning" if quiet else "info",
+    )
+    click.echo("ocgkb: stopped", err=True)
+
+
+def _check_port(host: str, port: int) -> None:
+    """Say at once, in one line, when the address cannot be listened on."""
+    import socket
+
+    try:
+        infos = socket.getaddrinfo(host, port, type=socket.SOCK_STREAM)
+    except socket.gaierror as exc:
+        raise click.ClickException(f"cannot listen on {host}:{port}: {exc.strerror}") from None
+    family, kind, proto, _, address = infos[0]
+    with socket.socket(family, kind, proto) as probe:
+        probe.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+        try:
+            probe.bind(address)
+        except OSError as exc:
+            raise click.ClickException(f"cannot listen on {host}:{port}: {exc.strerror}") from None
 
 
 if __name__ == "__main__":

@@ -2,12 +2,11 @@
 
 from __future__ import annotations
 
-import re
 from pathlib import Path
 
 import click
 
-from ocgkb.text.display import shorten
+from ocgkb.text.display import marked, shorten
 
 KIND_LABEL = {
     "clause": "条款 clause",
@@ -30,11 +29,9 @@ def citation(hit: dict) -> str:
 
 
 def highlight(text: str, words: list[str]) -> str:
-    words = sorted({w for w in words if len(w) >= 2 and w in text}, key=lambda w: (-len(w), w))
-    if not words:
-        return text
-    pattern = re.compile("|".join(map(re.escape, words)))
-    return pattern.sub(lambda m: click.style(m.group(0), fg="yellow", bold=True), text)
+    return "".join(
+        click.style(run, fg="yellow", bold=True) if hit else run for run, hit in marked(text, words)
+    )
 
 
 def _indent(text: str, prefix: str = "   ") -> str:

@@ -33,6 +33,7 @@ WORD_WEIGHT, GRAM_WEIGHT, TITLE_WEIGHT = 1.0, 0.4, 0.25
 ASKED_WEIGHT = 0.6
 ASKED_GRAM_WEIGHT = 0.7  # their character pairs: slang the vocabulary lacks still meets slang
 BM25_K1, BM25_B = 1.2, 0.75
+PASSAGE_KINDS = ("clause", "subitem", "example", "ruling", "note", "paragraph")
 KIND_PRIOR = {"clause": 1.0, "subitem": 0.93, "ruling": 0.95, "example": 0.85, "note": 0.85, "paragraph": 0.8}
 CONCEPT_BONUS = 0.18
 CARD_BONUS = 0.15
@@ -111,6 +112,8 @@ class Filters:
         for option, value in (("--section", section), ("--concept", concept), ("--card", card)):
             if value is not None and not value.strip():
                 raise UsageError(f"{option} needs a value")
+        if kind is not None and kind not in PASSAGE_KINDS:
+            raise UsageError(f"--kind: {kind!r} is none of {', '.join(PASSAGE_KINDS)}")
         return cls(
             kind,
             section.strip() if section else None,

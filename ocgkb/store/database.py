@@ -124,10 +124,13 @@ class KnowledgeBase:
 
 def connect_read_only(path: Path) -> sqlite3.Connection:
     """A read-only connection to a file whatever its name: the URI escapes # ? %
-    and spaces, so /tmp/a#b/kb.sqlite never opens /tmp/a."""
+    and spaces, so /tmp/a#b/kb.sqlite never opens /tmp/a. Any thread may use it
+    (a web server opens it in one and answers in another): it only reads, and
+    SQLite serialises access to one connection itself."""
     from urllib.parse import quote
 
-    return sqlite3.connect(f"file:{quote(str(Path(path).resolve()))}?mode=ro", uri=True)
+    uri = f"file:{quote(str(Path(path).resolve()))}?mode=ro"
+    return sqlite3.connect(uri, uri=True, check_same_thread=False)
 
 
 def _fingerprint_of(db_path: Path) -> str | None:

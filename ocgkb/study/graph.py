@@ -13,6 +13,7 @@ it replays). Attribute values are strings or integers only
 from __future__ import annotations
 
 import json
+import weakref
 from typing import TYPE_CHECKING
 
 from ocgkb.store.database import KnowledgeBase
@@ -30,6 +31,17 @@ def build_graph(kb: KnowledgeBase) -> nx.DiGraph:
     for add in (_add_documents, _add_passages, _add_cards_and_concepts, _add_edges):
         add(kb, graph)
     return graph
+
+
+_BUILT: weakref.WeakKeyDictionary[KnowledgeBase, nx.DiGraph] = weakref.WeakKeyDictionary()
+
+
+def graph_of(kb: KnowledgeBase) -> nx.DiGraph:
+    """The graph of a knowledge base, built once for as long as it is open (a
+    server asks for it on every concept page; a build takes half a second)."""
+    if kb not in _BUILT:
+        _BUILT[kb] = build_graph(kb)
+    return _BUILT[kb]
 
 
 def _add_documents(kb: KnowledgeBase, graph: nx.DiGraph) -> None:

@@ -7,3 +7,23 @@ def shorten(text: str, width: int) -> str:
     """One line of at most `width` characters (textwrap.shorten needs spaces; Chinese has none)."""
     flat = " ".join(text.split())
     return flat if len(flat) <= width else flat[: width - 1] + "…"
+
+
+def marked(text: str, words: list[str]) -> list[tuple[str, bool]]:
+    """`text` cut into runs, each flagged when it is one of `words` (longest first,
+    two characters or more): what a terminal colours and a page wraps in <mark>."""
+    import re
+
+    found = sorted({w for w in words if len(w) >= 2 and w in text}, key=lambda w: (-len(w), w))
+    if not found:
+        return [(text, False)] if text else []
+    runs: list[tuple[str, bool]] = []
+    at = 0
+    for match in re.finditer("|".join(map(re.escape, found)), text):
+        if match.start() > at:
+            runs.append((text[at : match.start()], False))
+        runs.append((match.group(0), True))
+        at = match.end()
+    if at < len(text):
+        runs.append((text[at:], False))
+    return runs

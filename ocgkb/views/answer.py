@@ -3,14 +3,21 @@ dated rulings around it."""
 
 from __future__ import annotations
 
+from ocgkb import OcgkbError
+from ocgkb.query.lookup import find_cards
 from ocgkb.query.plan import plan_query
 from ocgkb.query.ranking import Filters, Hit, passage_hits, search
 from ocgkb.store.database import KnowledgeBase
+from ocgkb.views.card import card_facts
 from ocgkb.views.replay import scenarios_replaying
 
+MOST_CLAUSES = 10  # clauses an answer shows at most
 RULINGS_PER_ANSWER = 3
 RULING_FLOOR = 0.6  # share of the best hit's score a ruling needs to be shown
 EXAMPLES_PER_ANSWER = 4
+NAME_LENGTH = 30  # a query this short may be nothing but a card's name
+NAME_SCORE = 80.0  # how sure a bare name must be to put its card first
+CARDS_PER_PAGE = 3
 
 
 def answer(kb: KnowledgeBase, question: str, filters: Filters | None = None, limit: int = 5) -> dict:
@@ -65,6 +72,23 @@ def answer(kb: KnowledgeBase, question: str, filters: Filters | None = None, lim
     }
 
 
+def answer_page(kb: KnowledgeBase, question: str, limit: int = 5) -> dict:
+    """What a single search box shows: `answer` under "answer", and before it the
+    cards the question names, or, when the query is short and a card's name in
+    any form (a typo, pinyin, a nickname), that card."""
+    result = answer(kb, question, limit=limit)
+    names = list(result["plan"]["cards"])
+    if len(question.strip()) <= NAME_LENGTH:
+        try:
+            close = find_cards(kb, question, limit=1)
+        except OcgkbError:  # nothing name-like in the query
+            close = []
+        names = [m.name for m in close if m.score >= NAME_SCORE] + names
+    names = list(dict.fromkeys(names))[:CARDS_PER_PAGE]
+    facts = card_facts(kb, names)
+    return {"answer": result, "cards": [{"name": name, **facts[name]} for name in names if name in facts]}
+
+
 def _examples_of(kb: KnowledgeBase, anchors: list[str]) -> dict[str, list[str]]:
     """The worked examples of each clause or ruling, in the order of the text."""
     if not anchors:
@@ -79,4 +103,4 @@ def _examples_of(kb: KnowledgeBase, anchors: list[str]) -> dict[str, list[str]]:
     return examples
 
 
-__all__ = ["answer", "Hit"]
+__all__ = ["answer", "answer_page", "Hit"]

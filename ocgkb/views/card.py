@@ -7,6 +7,7 @@ from ocgkb.query.lookup import MIN_SCORE, suggest_cards
 from ocgkb.query.ranking import passage_hits
 from ocgkb.store.database import KnowledgeBase
 
+MOST_PASSAGES = 200  # passages a card's page lists at most
 FACT_FIELDS = (
     "card_type",
     "type_line",

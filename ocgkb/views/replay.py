@@ -33,3 +33,16 @@ def scenarios_replaying(kb: KnowledgeBase, passage_ids: list[str]) -> list[dict]
         [f"passage:{pid}" for pid in passage_ids],
     )
     return [{"name": r["name"], "title": r["title"], "file": f"kb/scenarios/{r['file']}"} for r in rows]
+
+
+def scenario_view(kb: KnowledgeBase, name: str, kb_dir: Path) -> dict:
+    """One curated scenario, by the name the knowledge base lists it under, replayed:
+    its verdict, the log step by step and the final state. A name the knowledge base
+    does not list is NotFound (so no path from outside ever reaches the file system)."""
+    from ocgkb.query.lookup import NotFound
+
+    rows = kb.query("SELECT name, file FROM scenarios WHERE name = ?", (name,))
+    if not rows:
+        raise NotFound(f"no scenario {name!r}")
+    outcome = replay_view(Path(kb_dir) / "scenarios" / rows[0]["file"], kb_dir)["outcomes"][0]
+    return {"name": rows[0]["name"], **outcome, "file": f"kb/scenarios/{rows[0]['file']}"}

@@ -6,6 +6,8 @@ from ocgkb.query.plan import plan_query
 from ocgkb.query.ranking import Filters, search
 from ocgkb.store.database import KnowledgeBase
 
+MOST_HITS = 40  # what a search ranks at most
+
 
 def search_view(kb: KnowledgeBase, query: str, filters: Filters | None = None, limit: int = 10) -> dict:
     """`{"query", "plan", "hits"}`: the question planned once, and its ranked hits."""

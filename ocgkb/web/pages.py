@@ -1,0 +1,80 @@
+"""The HTML pages: each renders one view of `ocgkb.views` through a template."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from starlette.requests import Request
+from starlette.responses import Response
+from starlette.routing import Route
+from starlette.templating import Jinja2Templates
+
+from ocgkb.study.graph import graph_of
+from ocgkb.study.picture import neighbourhood_picture
+from ocgkb.views.answer import answer_page
+from ocgkb.views.card import card_view
+from ocgkb.views.concept import concept_view
+from ocgkb.views.home import home_view
+from ocgkb.views.passage import passage_view
+from ocgkb.views.replay import scenario_view
+from ocgkb.views.section import section_view
+from ocgkb.web import params
+from ocgkb.web.templating import templates_for
+
+templates: Jinja2Templates = templates_for(Path(__file__).parent / "templates")
+
+
+def page(request: Request, template: str, status_code: int = 200, **context) -> Response:
+    return templates.TemplateResponse(request, template, context, status_code=status_code)
+
+
+async def home(request: Request) -> Response:
+    return page(request, "home.html", view=home_view(request.app.state.kb))
+
+
+async def ask(request: Request) -> Response:
+    query = params.text(request)
+    return page(request, "ask.html", query=query, view=answer_page(request.app.state.kb, query))
+
+
+async def card(request: Request) -> Response:
+    name = params.checked(request.path_params["name"], "name")
+    view = card_view(request.app.state.kb, name, limit=60)
+    if not view["matches"]:
+        return page(request, "card_missing.html", status_code=404, query=name, view=view)
+    return page(request, "card.html", query=name, view=view)
+
+
+async def section(request: Request) -> Response:
+    number = params.checked(request.path_params["number"], "number")
+    return page(request, "section.html", view=section_view(request.app.state.kb, number))
+
+
+async def concept(request: Request) -> Response:
+    kb = request.app.state.kb
+    name = params.checked(request.path_params["name"], "name")
+    view = concept_view(kb, name)
+    picture = neighbourhood_picture(graph_of(kb), f"concept:{view['id']}")
+    return page(request, "concept.html", view=view, picture=picture)
+
+
+async def passage(request: Request) -> Response:
+    pid = params.checked(request.path_params["pid"], "passage id")
+    return page(request, "passage.html", view=passage_view(request.app.state.kb, pid))
+
+
+async def scenario(request: Request) -> Response:
+    name = params.checked(request.path_params["name"], "name")
+    view = scenario_view(request.app.state.kb, name, request.app.state.kb_dir)
+    return page(request, "scenario.html", view=view)
+
+
+routes = [
+    Route("/", home, name="home", include_in_schema=False),
+    Route("/ask", ask, name="ask", include_in_schema=False),
+    Route("/card/{name:path}", card, name="card", include_in_schema=False),
+    Route("/section/{number:path}", section, name="section", include_in_schema=False),
+    Route("/concept/{name:path}", concept, name="concept", include_in_schema=False),
+    Route("/p/{pid:path}", passage, name="passage", include_in_schema=False),
+    Route("/scenario/{name}", scenario, name="scenario", include_in_schema=False),
+]

@@ -1,0 +1,48 @@
+"""The templates' environment: autoescaping on, and the few filters pages share."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from urllib.parse import quote
+
+from markupsafe import Markup, escape
+from starlette.templating import Jinja2Templates
+
+from ocgkb.text.display import marked
+
+KIND_LABEL = {
+    "clause": "条款",
+    "subitem": "细项",
+    "example": "例",
+    "ruling": "裁定",
+    "note": "注",
+    "paragraph": "段落",
+}
+DOC_LABEL = {
+    "rulebook": "规则书",
+    "rulings": "裁定集",
+    "masterrule": "大师规则",
+    "tournament": "大会规则",
+    "guide": "阶段与连锁",
+}
+
+
+def mark(text: str, words: list[str]) -> Markup:
+    """Text escaped, with the question's words in <mark>."""
+    return Markup("").join(
+        Markup("<mark>{}</mark>").format(run) if hit else escape(run) for run, hit in marked(text, words)
+    )
+
+
+def path(value: str) -> str:
+    """A name or id as one URL path segment set (slashes kept: section and passage ids hold them)."""
+    return quote(value, safe="/")
+
+
+def templates_for(directory: Path) -> Jinja2Templates:
+    templates = Jinja2Templates(directory=directory)
+    templates.env.filters.update(mark=mark, path=path)
+    templates.env.globals.update(KIND_LABEL=KIND_LABEL, DOC_LABEL=DOC_LABEL)
+    templates.env.trim_blocks = True
+    templates.env.lstrip_blocks = True
+    return templates
