@@ -73,3 +73,71 @@ def passage_at(db: sqlite3.Connection, doc: str, line: int) -> sqlite3.Row:
     return db.execute(
         "SELECT * FROM passages WHERE doc = ? AND line <= ? AND line_end >= ?", (doc, line, line)
     ).fetchone()
+
+
+@pytest.fixture(scope="session")
+def web_client(kb_path):
+    """The web app over the session's knowledge base, in process (no sockets)."""
+    pytest.importorskip("starlette", reason="the web extra is not installed: pip install '.[web]'")
+    from starlette.testclient import TestClient
+
+    from ocgkb.web.app import create_app
+
+    with TestClient(create_app(kb_path, DATA, KB), raise_server_exceptions=False) as client:
+        yield client
+
+
+def free_port() -> int:
+    import socket
+
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        return probe.getsockname()[1]
+
+
+@pytest.fixture(scope="session")
+def live_server(kb_path):
+    """A real `ocgkb serve` process over the session's knowledge base; its base URL.
+    Stopped with Ctrl-C (SIGINT) at the end, as a person would."""
+    import signal
+    import subprocess
+    import sys
+    import time
+    import urllib.request
+
+    pytest.importorskip("uvicorn", reason="the web extra is not installed: pip install '.[web]'")
+    port = free_port()
+    command = [
+        sys.executable,
+        "-m",
+        "ocgkb",
+        "--db",
+        str(kb_path),
+        "--data-dir",
+        str(DATA),
+        "--kb-dir",
+        str(KB),
+    ]
+    server = subprocess.Popen(
+        [*command, "serve", "--port", str(port), "--quiet"],
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+    )
+    base = f"http://127.0.0.1:{port}"
+    deadline = time.monotonic() + 90
+    while True:
+        try:
+            with urllib.request.urlopen(base + "/", timeout=5):
+                break
+        except OSError:
+            if server.poll() is not None or time.monotonic() > deadline:
+                server.kill()
+                raise RuntimeError(f"ocgkb serve did not start: {server.communicate()[1][-2000:]}") from None
+            time.sleep(0.2)
+    yield base
+    server.send_signal(signal.SIGINT)
+    try:
+        server.wait(timeout=20)
+    except subprocess.TimeoutExpired:
+        server.kill()
