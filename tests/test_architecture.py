@@ -97,3 +97,44 @@ def test_no_module_of_the_package_is_ignored_by_git():
         ["git", "check-ignore", "--no-index", *files], cwd=ROOT, capture_output=True, text=True
     ).stdout.split()
     assert not ignored, ignored
+
+
+FRONT_ENDS = ("ocgkb.cli", "ocgkb.web")
+# What a front end may reach below the views: opening the store, the filters and
+# the errors it turns into exit codes or statuses, and display helpers.
+FRONT_END_REACH = ("ocgkb.views", "ocgkb.study", "ocgkb.store", "ocgkb.query", "ocgkb.text.display")
+
+
+@pytest.mark.parametrize(
+    "name, tree",
+    [m for m in modules() if m[0].startswith(FRONT_ENDS)],
+    ids=lambda v: v if isinstance(v, str) else "",
+)
+def test_front_ends_hold_no_query_logic(name, tree):
+    """The command line and the web site render views: no SQL of their own, and
+    nothing of the readers, the build, the text pipeline or the engine directly."""
+    sql = [
+        node.value[:40]
+        for node in ast.walk(tree)
+        if isinstance(node, ast.Constant) and isinstance(node.value, str) and "SELECT " in node.value.upper()
+    ]
+    assert not sql, f"{name} holds SQL: {sql}"
+    reached = {
+        target
+        for target in imports_of(name, tree)
+        if not target.startswith((*FRONT_ENDS, *FRONT_END_REACH))
+        and target.count(".") > 0
+        and target not in ("ocgkb.paths", "ocgkb.OcgkbError", "ocgkb.__version__", "ocgkb.pipeline")
+    }
+    allowed_builds = {"ocgkb.build.pipeline"}  # `ocgkb build` runs the build, and only the cli does
+    assert not reached - (allowed_builds if name.startswith("ocgkb.cli") else set()), (
+        f"{name} reaches {reached}"
+    )
+
+
+def test_web_templates_are_autoescaped():
+    """Every template is .html, so Jinja2 escapes everything user-given in it."""
+    templates = ROOT / "ocgkb" / "web" / "templates"
+    assert templates.is_dir()
+    assert {p.suffix for p in templates.iterdir()} == {".html"}
+    assert not [p.name for p in templates.iterdir() if "|safe" in p.read_text(encoding="utf-8")]

@@ -12,7 +12,7 @@ if TYPE_CHECKING:
     import networkx as nx
 
 PICTURE_KINDS = ("concept", "section")
-MOST_NEIGHBOURS = 16
+MOST_NEIGHBOURS = 20
 
 
 def neighbourhood_picture(

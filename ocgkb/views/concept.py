@@ -59,6 +59,11 @@ def concept_view(kb: KnowledgeBase, name: str, rulings: int = 10) -> dict:
     }
 
 
+def concept_names(kb: KnowledgeBase) -> dict[str, str]:
+    """Every concept's Chinese name by its id, for labelling tags."""
+    return {r["id"]: r["name_zh"] for r in kb.query("SELECT id, name_zh FROM concepts")}
+
+
 def _related(kb: KnowledgeBase, row) -> list[dict]:
     """The concepts this one names as related, and those that name it."""
     related_ids = set(json.loads(row["related"]))

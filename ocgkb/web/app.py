@@ -94,6 +94,7 @@ def create_app(db: Path | None = None, data_dir: Path | None = None, kb_dir: Pat
     from ocgkb.query.ranking import warm
     from ocgkb.store.database import open_kb
     from ocgkb.study.graph import graph_of
+    from ocgkb.views.concept import concept_names
 
     db = db or _env_path("OCGKB_DB")
     data_dir = data_dir or _env_path("OCGKB_DATA")
@@ -117,6 +118,7 @@ def create_app(db: Path | None = None, data_dir: Path | None = None, kb_dir: Pat
     )
     app.state.kb = kb
     app.state.kb_dir = Path(kb_dir) if kb_dir else paths.kb_dir()
+    app.state.concept_names = concept_names(kb)
     return app
 
 
