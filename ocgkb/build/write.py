@@ -147,6 +147,10 @@ def _write_passages(db: sqlite_utils.Database, built: Built) -> None:
         columns={"dup_of": str, "parent": str, "flags": str, "source_note": str, "section": str},
     )
     db["passages"].create_index(["id"], unique=True)
+    # A clause's examples and a section's passages are looked up on every answer
+    # and page; without these a lookup scans every passage with its index columns.
+    db["passages"].create_index(["parent"])
+    db["passages"].create_index(["section"])
     db["dates"].insert_all(built.dates, columns={"card": str})
     db["dates"].create_index(["passage_id"])
     db["dates"].create_index(["date"])

@@ -2,14 +2,28 @@
 
 from __future__ import annotations
 
+import weakref
+
 from ocgkb.store.database import KnowledgeBase
 
 DOC_TITLES = {"rulebook": "规则书 rulebook", "rulings": "裁定 rulings", "guide": "阶段与连锁 phases & chains"}
 
 
+_MADE: weakref.WeakKeyDictionary[KnowledgeBase, dict] = weakref.WeakKeyDictionary()
+
+
 def home_view(kb: KnowledgeBase) -> dict:
     """The section tree of every document, the concepts (most discussed first),
-    the scenarios, and how much of each kind of passage there is."""
+    the scenarios, and how much of each kind of passage there is. Made once per
+    open knowledge base (it never changes under its readers); callers get a copy."""
+    import copy
+
+    if kb not in _MADE:
+        _MADE[kb] = _make_home(kb)
+    return copy.deepcopy(_MADE[kb])
+
+
+def _make_home(kb: KnowledgeBase) -> dict:
     sections: dict[str, list[dict]] = {}
     for row in kb.query("SELECT number, title, parent, doc FROM sections ORDER BY ord"):
         sections.setdefault(row["doc"], []).append(
