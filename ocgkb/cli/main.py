@@ -513,17 +513,9 @@ def serve(ctx: click.Context, host: str, port: int, workers: int, quiet: bool) -
     click.echo(
         f"ocgkb: serving {kb.path} at http://{shown}:{port}/ ({workers} worker(s)); Ctrl-C stops", err=True
     )
-    import uvicorn
+    from ocgkb.web.server import run
 
-    uvicorn.run(
-        "ocgkb.web.app:create_app",
-        factory=True,
-        host=host,
-        port=port,
-        workers=workers,
-        access_log=not quiet,
-        log_level="warning" if quiet else "info",
-    )
+    run(host, port, workers, quiet)
     click.echo("ocgkb: stopped", err=True)
 
 

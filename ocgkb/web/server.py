@@ -1,0 +1,44 @@
+"""Running the app under uvicorn: one process, or several sharing one socket."""
+
+from __future__ import annotations
+
+import socket
+
+import uvicorn
+from uvicorn.supervisors import Multiprocess
+
+APP = "ocgkb.web.app:create_app"
+
+
+class _Config(uvicorn.Config):
+    def bind_socket(self) -> socket.socket:
+        # uvicorn makes the shared socket of several workers with protocol 0, so
+        # asyncio leaves Nagle's algorithm on for its connections and every response
+        # on a kept-alive connection waits ~40 ms for the client's delayed ACK
+        # (uvicorn issue #3149). The same socket, re-read from its descriptor, is TCP.
+        tcp = socket.socket(fileno=super().bind_socket().detach())
+        tcp.set_inheritable(True)
+        return tcp
+
+
+def run(host: str, port: int, workers: int = 1, quiet: bool = False) -> None:
+    """Serve until Ctrl-C (or SIGTERM). Each worker makes its own app with
+    `create_app`, which reads the knowledge base's paths from the environment."""
+    config = _Config(
+        APP,
+        factory=True,
+        host=host,
+        port=port,
+        workers=workers,
+        access_log=not quiet,
+        log_level="warning" if quiet else "info",
+    )
+    server = uvicorn.Server(config)
+    try:
+        if workers > 1:
+            Multiprocess(config, sockets=[config.bind_socket()]).run()
+        else:
+            config.load_app()
+            server.run()
+    except KeyboardInterrupt:
+        pass
