@@ -24,7 +24,7 @@ from dataclasses import dataclass, field
 
 from ocgkb import UsageError
 from ocgkb.query.plan import QueryError, QueryPlan, plan_query
-from ocgkb.store.database import KnowledgeBase
+from ocgkb.store.database import KnowledgeBase, like_literal
 
 CANDIDATES = 30  # passages ranked in full per question; the tuned sets score the same with 40
 # BM25 weights of where a term is found: the passage's words, its bigrams, its title.
@@ -439,7 +439,7 @@ def _filter_sql(kb: KnowledgeBase, filters: Filters) -> tuple[str, list]:
         clauses.append("p.kind = ?")
         params.append(filters.kind)
     if filters.section:
-        escaped = filters.section.replace("\\", "\\\\").replace("%", "\\%").replace("_", "\\_")
+        escaped = like_literal(filters.section)
         known = kb.query(
             "SELECT 1 FROM sections WHERE number = ? OR number LIKE ? ESCAPE '\\' LIMIT 1",
             (filters.section, escaped + ".%"),
@@ -449,9 +449,12 @@ def _filter_sql(kb: KnowledgeBase, filters: Filters) -> tuple[str, list]:
         clauses.append("(p.section = ? OR p.section LIKE ? ESCAPE '\\')")
         params += [filters.section, escaped + ".%"]
     if filters.concept:
-        from ocgkb.query.lookup import find_concept
+        from ocgkb.query.lookup import NotFound, find_concept
 
-        concept = find_concept(kb, filters.concept)
+        try:
+            concept = find_concept(kb, filters.concept)
+        except NotFound as exc:  # a filter naming nothing is bad input, like an unknown section or card
+            raise QueryError(str(exc)) from None
         clauses.append("p.id IN (SELECT passage_id FROM passage_concepts WHERE concept = ?)")
         params.append(concept["id"])
     if filters.card:

@@ -122,6 +122,11 @@ class KnowledgeBase:
         return json.loads(self.meta("report") or "{}")
 
 
+def like_literal(text: str) -> str:
+    """Text for a LIKE pattern with ESCAPE '\\': its own %, _ and \\ taken as themselves."""
+    return text.replace("\\", "\\\\").replace("%", "\\%").replace("_", "\\_")
+
+
 def connect_read_only(path: Path) -> sqlite3.Connection:
     """A read-only connection to a file whatever its name: the URI escapes # ? %
     and spaces, so /tmp/a#b/kb.sqlite never opens /tmp/a. Any thread may use it

@@ -45,4 +45,14 @@ def scenario_view(kb: KnowledgeBase, name: str, kb_dir: Path) -> dict:
     if not rows:
         raise NotFound(f"no scenario {name!r}")
     outcome = replay_view(Path(kb_dir) / "scenarios" / rows[0]["file"], kb_dir)["outcomes"][0]
-    return {"name": rows[0]["name"], **outcome, "file": f"kb/scenarios/{rows[0]['file']}"}
+    # Scenarios may invent cards (占位怪兽) to play a rule out: only real ones are linked.
+    names = list((outcome.get("state") or {}).get("cards", {}))
+    known = {
+        r[0] for r in kb.query(f"SELECT name FROM cards WHERE name IN ({','.join('?' * len(names))})", names)
+    }
+    return {
+        "name": rows[0]["name"],
+        **outcome,
+        "file": f"kb/scenarios/{rows[0]['file']}",
+        "known_cards": [name for name in names if name in known],
+    }

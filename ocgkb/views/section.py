@@ -6,7 +6,7 @@ import json
 
 from ocgkb.query.lookup import NotFound
 from ocgkb.query.ranking import passage_hits
-from ocgkb.store.database import KnowledgeBase
+from ocgkb.store.database import KnowledgeBase, like_literal
 from ocgkb.views.replay import scenarios_replaying
 
 
@@ -15,14 +15,16 @@ def section_view(kb: KnowledgeBase, number: str) -> dict:
     concepts it is about or defines, the dated rulings on them, what refers to it."""
     number = number.strip().removeprefix("§")
     row = _section(kb, number)
-    if row is None and kb.query("SELECT 1 FROM sections WHERE number LIKE ? LIMIT 1", (number + ".%",)):
+    if row is None and kb.query(
+        "SELECT 1 FROM sections WHERE number LIKE ? ESCAPE '\\' LIMIT 1", (like_literal(number) + ".%",)
+    ):
         return _numbered_below(kb, number)
     if row is None:
         near = [
             r[0]
             for r in kb.query(
-                "SELECT number FROM sections WHERE number LIKE ? ORDER BY ord LIMIT 5",
-                (number.split(".")[0] + "%",),
+                "SELECT number FROM sections WHERE number LIKE ? ESCAPE '\\' ORDER BY ord LIMIT 5",
+                (like_literal(number.split(".")[0]) + "%",),
             )
         ]
         hint = f"; sections near it: {', '.join(near)}" if near and "/" not in number else ""
@@ -119,7 +121,10 @@ def _breadcrumb(kb: KnowledgeBase, number: str) -> list[dict]:
 
 
 def _tree(kb: KnowledgeBase, number: str) -> list[dict]:
-    rows = kb.query("SELECT number, title FROM sections WHERE number LIKE ? ORDER BY ord", (number + ".%",))
+    rows = kb.query(
+        "SELECT number, title FROM sections WHERE number LIKE ? ESCAPE '\\' ORDER BY ord",
+        (like_literal(number) + ".%",),
+    )
     prefix = number + "."
     return [
         {"number": r["number"], "title": r["title"], "depth": r["number"].count(".") - number.count(".")}

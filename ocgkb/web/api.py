@@ -26,13 +26,13 @@ async def api_search(request: Request) -> JSON:
     """
     summary: The passages that best answer a query, ranked (`ocgkb search --json`).
     parameters:
-      - {name: q, in: query, required: true, schema: {type: string, maxLength: 500}}
+      - {name: q, in: query, required: true, schema: {type: string, maxLength: 300}}
       - {name: limit, in: query, schema: {type: integer, minimum: 1, maximum: 40, default: 10}}
       - {name: kind, in: query, schema: {type: string, enum: [clause, subitem, example, ruling, note, paragraph]}}
       - {name: section, in: query, schema: {type: string}, description: this section and those below it}
       - {name: concept, in: query, schema: {type: string}}
       - {name: card, in: query, schema: {type: string}}
-      - {name: since, in: query, schema: {type: string}, description: a date, YYYY-MM-DD}
+      - {name: since, in: query, schema: {type: string}, description: 'a date, YYYY-MM-DD'}
       - {name: until, in: query, schema: {type: string}}
     responses:
       200: {description: '{"query", "plan", "hits"}; each hit cites its section or topic and dates'}
@@ -48,7 +48,7 @@ async def api_ask(request: Request) -> JSON:
     """
     summary: The clauses that settle a question, with examples and rulings (`ocgkb ask --json`).
     parameters:
-      - {name: q, in: query, required: true, schema: {type: string, maxLength: 500}}
+      - {name: q, in: query, required: true, schema: {type: string, maxLength: 300}}
       - {name: limit, in: query, schema: {type: integer, minimum: 1, maximum: 10, default: 5}}
       - {name: kind, in: query, schema: {type: string}}
       - {name: section, in: query, schema: {type: string}}
@@ -69,7 +69,7 @@ async def api_card(request: Request) -> JSON:
     """
     summary: The card a name means, in any form, and the passages that mention it (`ocgkb card --json`).
     parameters:
-      - {name: q, in: query, required: true, schema: {type: string, maxLength: 500}}
+      - {name: q, in: query, required: true, schema: {type: string, maxLength: 300}}
       - {name: limit, in: query, schema: {type: integer, minimum: 1, maximum: 200, default: 20}}
     responses:
       200: {description: '{"query", "matches", "rulings"}'}

@@ -6,9 +6,9 @@ from __future__ import annotations
 from starlette.requests import Request
 
 from ocgkb import OcgkbError
+from ocgkb.query.plan import MAX_QUERY
 from ocgkb.query.ranking import Filters
 
-MAX_QUERY_CHARS = 500  # a question, a card name: longer is a paste gone wrong
 FILTERS = ("kind", "section", "concept", "card", "since", "until")
 
 
@@ -25,9 +25,9 @@ def text(request: Request, name: str = "q") -> str:
 
 def checked(value: str, what: str) -> str:
     """A user-given string, refused when it is too long or holds control characters."""
-    if len(value) > MAX_QUERY_CHARS:
-        raise BadRequest(f"{what!r} is {len(value)} characters long; at most {MAX_QUERY_CHARS} are read")
-    if any(ord(c) < 32 and c not in "\t\n\r" for c in value):
+    if len(value) > MAX_QUERY:
+        raise BadRequest(f"{what!r} is {len(value)} characters long; at most {MAX_QUERY} are read")
+    if any((ord(c) < 32 and c not in "\t\n\r") or 127 <= ord(c) < 160 for c in value):
         raise BadRequest(f"{what!r} holds control characters")
     return value
 
