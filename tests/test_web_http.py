@@ -432,7 +432,10 @@ def test_scenario_page_replays_step_by_step(web_client):
     steps = re.findall(r"<div>(.*?)</div>", log[: log.index("<h2>")])
     assert len(steps) == 10
     assert steps[0].strip() == "1. 「突进」 is placed on the field face-up"
-    assert steps[-1].strip() == "10.    「电气尾龙」 ATK 3200 → 1600: becomes 1600 (activated) by 「黑羽-疾风之盖尔」"
+    assert (
+        steps[-1].strip()
+        == "10.    「电气尾龙」 ATK 3200 → 1600: becomes 1600 (activated) by 「黑羽-疾风之盖尔」"
+    )
     assert '<a href="/p/4.3.3.6.1.1/2">4.3.3.6.1.1/2</a>' in main
     assert "<td>1600 / 1000</td>" in main
 
