@@ -213,3 +213,35 @@ def test_a_question_the_texts_answer_is_not_weak(cli, cli_json):
     assert hits and not hits[0]["weak"]
     assert not cli("search", "卡时点").output.startswith("Nothing")
     assert cli_json("ask", "cost算不算卡片的效果")["nothing_fits"] is False
+
+
+def test_ask_imports_nothing_heavy(kb_path):
+    """A judge's `ocgkb ask` loads the query path only: no segmenter, YAML, graph,
+    fuzzy matcher, build, engine, card lookup or web stack."""
+    import subprocess
+    import sys
+
+    code = (
+        "import sys\n"
+        "from ocgkb.cli.main import main\n"
+        f"main(['--db', {str(kb_path)!r}, 'ask', 'cost算不算卡片的效果'], standalone_mode=False)\n"
+        "print(' '.join(sorted(sys.modules)), file=sys.stderr)\n"
+    )
+    result = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=120)
+    assert result.returncode == 0, result.stderr
+    loaded = set(result.stderr.split())
+    assert "ocgkb.views.answer" in loaded  # the probe saw the command run
+    heavy = {
+        "jieba",
+        "yaml",
+        "pypinyin",
+        "networkx",
+        "rapidfuzz",
+        "sqlite_utils",
+        "starlette",
+        "uvicorn",
+        "jinja2",
+    }
+    ours = ("ocgkb.query.lookup", "ocgkb.engine", "ocgkb.build", "ocgkb.study", "ocgkb.web")
+    assert not {m.partition(".")[0] for m in loaded} & heavy
+    assert not [m for m in loaded if m.startswith(ours)]

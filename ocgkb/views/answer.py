@@ -4,11 +4,9 @@ dated rulings around it."""
 from __future__ import annotations
 
 from ocgkb import OcgkbError
-from ocgkb.query.lookup import find_cards
 from ocgkb.query.plan import plan_query
 from ocgkb.query.ranking import Filters, Hit, passage_hits, search
 from ocgkb.store.database import KnowledgeBase
-from ocgkb.views.card import card_facts
 from ocgkb.views.replay import scenarios_replaying
 
 MOST_CLAUSES = 10  # clauses an answer shows at most
@@ -76,6 +74,10 @@ def answer_page(kb: KnowledgeBase, question: str, limit: int = 5) -> dict:
     """What a single search box shows: `answer` under "answer", and before it the
     cards the question names, or, when the query is short and a card's name in
     any form (a typo, pinyin, a nickname), that card."""
+    # The card lookup only here: `ocgkb ask` starts without it.
+    from ocgkb.query.lookup import find_cards
+    from ocgkb.views.card import card_facts
+
     result = answer(kb, question, limit=limit)
     names = list(result["plan"]["cards"])
     if len(question.strip()) <= NAME_LENGTH:
