@@ -500,7 +500,9 @@ def serve(ctx: click.Context, host: str, port: int, workers: int, quiet: bool) -
 
     if any(importlib.util.find_spec(name) is None for name in ("starlette", "jinja2", "uvicorn")):
         raise click.ClickException(INSTALL_HINT)
-    _check_port(host, port)
+    from ocgkb.web.server import check_port, run
+
+    check_port(host, port)
     kb = _open(ctx)  # build once here, with progress, not once in every worker
     options = ctx.find_root().obj
     # Workers are fresh processes: they find the same sources and knowledge base here.
@@ -513,27 +515,8 @@ def serve(ctx: click.Context, host: str, port: int, workers: int, quiet: bool) -
     click.echo(
         f"ocgkb: serving {kb.path} at http://{shown}:{port}/ ({workers} worker(s)); Ctrl-C stops", err=True
     )
-    from ocgkb.web.server import run
-
     run(host, port, workers, quiet)
     click.echo("ocgkb: stopped", err=True)
-
-
-def _check_port(host: str, port: int) -> None:
-    """Say at once, in one line, when the address cannot be listened on."""
-    import socket
-
-    try:
-        infos = socket.getaddrinfo(host, port, type=socket.SOCK_STREAM)
-    except socket.gaierror as exc:
-        raise click.ClickException(f"cannot listen on {host}:{port}: {exc.strerror}") from None
-    family, kind, proto, _, address = infos[0]
-    with socket.socket(family, kind, proto) as probe:
-        probe.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
-        try:
-            probe.bind(address)
-        except OSError as exc:
-            raise click.ClickException(f"cannot listen on {host}:{port}: {exc.strerror}") from None
 
 
 if __name__ == "__main__":

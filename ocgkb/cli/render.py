@@ -6,16 +6,9 @@ from pathlib import Path
 
 import click
 
-from ocgkb.text.display import marked, shorten
+from ocgkb.text.display import KIND_NAMES, marked, shorten
 
-KIND_LABEL = {
-    "clause": "条款 clause",
-    "subitem": "细项 sub-item",
-    "example": "例 example",
-    "ruling": "裁定 ruling",
-    "note": "注 note",
-    "paragraph": "段落 paragraph",
-}
+KIND_LABEL = {kind: f"{zh} {en}" for kind, (zh, en) in KIND_NAMES.items()}
 
 
 def citation(hit: dict) -> str:

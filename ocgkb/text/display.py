@@ -2,6 +2,19 @@
 
 from __future__ import annotations
 
+import re
+
+# What each kind of passage is called, in Chinese and English: the terminal shows
+# both, a page the Chinese.
+KIND_NAMES = {
+    "clause": ("条款", "clause"),
+    "subitem": ("细项", "sub-item"),
+    "example": ("例", "example"),
+    "ruling": ("裁定", "ruling"),
+    "note": ("注", "note"),
+    "paragraph": ("段落", "paragraph"),
+}
+
 
 def shorten(text: str, width: int) -> str:
     """One line of at most `width` characters (textwrap.shorten needs spaces; Chinese has none)."""
@@ -12,8 +25,6 @@ def shorten(text: str, width: int) -> str:
 def marked(text: str, words: list[str]) -> list[tuple[str, bool]]:
     """`text` cut into runs, each flagged when it is one of `words` (longest first,
     two characters or more): what a terminal colours and a page wraps in <mark>."""
-    import re
-
     found = sorted({w for w in words if len(w) >= 2 and w in text}, key=lambda w: (-len(w), w))
     if not found:
         return [(text, False)] if text else []

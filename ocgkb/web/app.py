@@ -57,10 +57,10 @@ def _wants_json(request: Request) -> bool:
     return request.url.path.startswith(("/api/", "/openapi"))
 
 
-def _error(request: Request, status: int, message: str, **extra) -> Response:
+def _error(request: Request, status: int, message: str) -> Response:
     if _wants_json(request):
         return api.JSON({"error": message}, status_code=status)
-    return pages.page(request, "error.html", status_code=status, status=status, message=message, **extra)
+    return pages.page(request, "error.html", status_code=status, status=status, message=message)
 
 
 async def not_found(request: Request, exc: Exception) -> Response:
@@ -68,7 +68,7 @@ async def not_found(request: Request, exc: Exception) -> Response:
 
 
 async def bad_request(request: Request, exc: Exception) -> Response:
-    return _error(request, getattr(exc, "status", 400), str(exc).splitlines()[0] or type(exc).__name__)
+    return _error(request, 400, str(exc).splitlines()[0] or type(exc).__name__)
 
 
 async def http_error(request: Request, exc: Exception) -> Response:

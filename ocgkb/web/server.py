@@ -7,7 +7,29 @@ import socket
 import uvicorn
 from uvicorn.supervisors import Multiprocess
 
+from ocgkb import OcgkbError
+
 APP = "ocgkb.web.app:create_app"
+
+
+class AddressError(OcgkbError):
+    """An address the server cannot listen on (in use, not this machine's, unknown)."""
+
+
+def check_port(host: str, port: int) -> None:
+    """Say at once, in one line, when the address cannot be listened on: before a
+    build, and before uvicorn would say it in a log."""
+    try:
+        infos = socket.getaddrinfo(host, port, type=socket.SOCK_STREAM)
+    except socket.gaierror as exc:
+        raise AddressError(f"cannot listen on {host}:{port}: {exc.strerror}") from None
+    family, kind, proto, _, address = infos[0]
+    with socket.socket(family, kind, proto) as probe:
+        probe.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+        try:
+            probe.bind(address)
+        except OSError as exc:
+            raise AddressError(f"cannot listen on {host}:{port}: {exc.strerror}") from None
 
 
 class _Config(uvicorn.Config):

@@ -8,16 +8,9 @@ from urllib.parse import quote
 from markupsafe import Markup, escape
 from starlette.templating import Jinja2Templates
 
-from ocgkb.text.display import marked
+from ocgkb.text.display import KIND_NAMES, marked
 
-KIND_LABEL = {
-    "clause": "条款",
-    "subitem": "细项",
-    "example": "例",
-    "ruling": "裁定",
-    "note": "注",
-    "paragraph": "段落",
-}
+KIND_LABEL = {kind: zh for kind, (zh, _) in KIND_NAMES.items()}
 DOC_LABEL = {
     "rulebook": "规则书",
     "rulings": "裁定集",
