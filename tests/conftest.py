@@ -21,10 +21,20 @@ KB = ROOT / "kb"
 
 
 @pytest.fixture(scope="session")
-def kb_path(tmp_path_factory) -> Path:
+def built(tmp_path_factory) -> tuple[Path, dict]:
+    """The session's knowledge base and its build report."""
     path = tmp_path_factory.mktemp("kb") / "ocgkb.sqlite"
-    build(path, DATA, KB)
-    return path
+    return path, build(path, DATA, KB).as_dict()
+
+
+@pytest.fixture(scope="session")
+def kb_path(built) -> Path:
+    return built[0]
+
+
+@pytest.fixture(scope="session")
+def build_report(built) -> dict:
+    return built[1]
 
 
 @pytest.fixture(scope="session")

@@ -68,7 +68,10 @@ def test_search_finds_the_clause_for_a_question(cli_json):
         (["--section", "6.3"], lambda h: h["section"] == "6.3" or h["section"].startswith("6.3.")),
         (["--concept", "replay"], lambda h: "replay" in h["concepts"]),
         (["--since", "2020-01-01"], lambda h: any(d >= "2020-01-01" for d in h["dates"])),
-        (["--until", "2017-12-31", "--kind", "ruling"], lambda h: any(d <= "2017-12-31" for d in h["dates"])),
+        (
+            ["--until", "2017-12-31", "--kind", "subitem"],
+            lambda h: any(d <= "2017-12-31" for d in h["dates"]),
+        ),
         (["--card", "次元幽闭"], lambda h: "次元幽闭" in h["cards"]),
     ],
 )

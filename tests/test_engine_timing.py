@@ -178,7 +178,7 @@ def test_turn_and_phase_legality_name_their_rule():
     duel.set_spell_trap("trap")
     with pytest.raises(IllegalActionError, match="set this turn"):
         duel.activate("trap")
-    with pytest.raises(IllegalActionError, match="tournament/116"):
+    with pytest.raises(IllegalActionError, match="tournament/115"):
         duel.activate("qp")
     duel.end_turn()
     duel.activate("trap")  # the opponent's turn: now it can be

@@ -77,9 +77,10 @@ def test_dates_in_hand_made_lines():
 
 
 def test_indented_sub_rules_are_their_own_passages_under_their_ruling(db):
-    """002 lines 65–80: the • sub-rules of cost are sub-items of the ruling, not
-    examples of it, and each 例： block below one hangs under that sub-rule."""
-    ruling = passage_at(db, "rulings", 62)
+    """002 lines 65–80: the • sub-rules of cost are sub-items of the paragraph's
+    lead ruling (60, 基本上，cost是…), not examples of it, and each 例： block below
+    one hangs under that sub-rule."""
+    ruling = passage_at(db, "rulings", 60)
     assert ruling["kind"] == "ruling"
     for line in (65, 68, 71, 74, 77, 80):
         sub = passage_at(db, "rulings", line)

@@ -47,6 +47,7 @@ class BuildReport:
     notes: list[str] = field(default_factory=list)
     unlinked: list[str] = field(default_factory=list)  # real cards the texts name without a password
     not_cards: list[str] = field(default_factory=list)  # in 「」, but neither a card nor an archetype
+    fallback_parents: list[str] = field(default_factory=list)  # passages whose parent no layout rule gave
     seconds: float = 0.0
     started: float = field(default_factory=time.perf_counter)
 
@@ -64,6 +65,7 @@ class BuildReport:
             "notes": self.notes,
             "unlinked_cards": self.unlinked,
             "not_cards": self.not_cards,
+            "fallback_parents": self.fallback_parents,
             "seconds": round(self.seconds, 3),
         }
 
@@ -159,6 +161,7 @@ def _passages(
     for doc in parsed:
         for note in doc.notes:
             (report.duplicates if note.startswith("duplicate dropped") else report.notes).append(note)
+        report.fallback_parents += doc.fallbacks
     passages = [p for doc in parsed for p in doc.passages]
     sections = [s for doc in parsed for s in doc.sections]
     search_text = {p.id: inputs.normalize(p.text) for p in passages}
@@ -237,7 +240,7 @@ def _parse(doc: sources.SourceDocument, text: str) -> ParsedDocument:
     if doc.parser == "rulebook":
         return read_rulebook(text, doc.name, doc.file, doc.title)
     kind = "ruling" if doc.parser == "rulings" else "paragraph"
-    return read_topics(text, doc.name, doc.file, doc.title, kind, doc.headings)
+    return read_topics(text, doc.name, doc.file, doc.title, kind, doc.headings, doc.layout)
 
 
 def _collect_dates(passages: list[Passage], names: CardMentions, index: CardIndex) -> list[dict]:
@@ -409,6 +412,9 @@ def _near_duplicates(
     return dup_of
 
 
+HEAD_LENGTH = 24  # a parent this short heads its children
+
+
 def _index_rows(
     passages: list[Passage], search_text: dict[str, str], titles: dict[str, str], segmenter: Segmenter,
     normalize: Normalizer, cards_of: dict[str, list[str]], asked: dict[str, list[str]],
@@ -419,11 +425,16 @@ def _index_rows(
     field holds the words of the curated questions the passage answers."""
     vocabulary: Counter = Counter()
     title_words: dict[str, list[str]] = {}
+    # A short parent is a heading in the text's own layout (·洗牌 over its definition,
+    # 咒文速度一览： over the speeds): it titles its children as a topic does.
+    heads = {p.id: p.text for p in passages if len(p.text) <= HEAD_LENGTH}
     rows = []
     for rowid, p in enumerate(passages, 1):
         text = search_text[p.id]
         words = segmenter.words(text) + [t for t in cards_of.get(p.id, []) if t]
         context_title = titles.get(p.section or "", "") if p.doc == "rulebook" else p.topic
+        if p.parent in heads:
+            context_title += " › " + heads[p.parent]
         if context_title not in title_words:
             normal_title = normalize(context_title)
             title_words[context_title] = segmenter.words(normal_title) + bigrams(normal_title)

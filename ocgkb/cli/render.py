@@ -231,6 +231,7 @@ def render_report(report: dict, verbose: bool = False) -> str:
         ("Notes", "notes"),
         ("Real cards without a password", "unlinked_cards"),
         ("In 「」 but no card or archetype", "not_cards"),
+        ("Parents placed by a fallback rule", "fallback_parents"),
     ):
         items = report.get(key, [])
         if not items:

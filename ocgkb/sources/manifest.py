@@ -31,6 +31,7 @@ class SourceDocument:
     title: str
     description: str
     headings: str
+    layout: str  # how a line's place is read: indented, outline or paragraphs (sources/topics.py)
     sha256_expected: str
     path: Path
 
@@ -73,6 +74,10 @@ def read_manifest(data_dir: Path) -> list[SourceDocument]:
                 title=str(entry.get("title") or entry["file"]),
                 description=str(entry.get("description") or ""),
                 headings=str(entry.get("headings") or "blank-after"),
+                layout=str(
+                    entry.get("layout")
+                    or ("indented" if entry.get("headings") in (None, "blank-after") else "paragraphs")
+                ),
                 sha256_expected=str(entry.get("sha256") or ""),
                 path=data_dir / str(entry["file"]),
             )

@@ -54,3 +54,4 @@ class ParsedDocument:
     sections: list[Section] = field(default_factory=list)
     passages: list[Passage] = field(default_factory=list)
     notes: list[str] = field(default_factory=list)  # what the build report should say
+    fallbacks: list[str] = field(default_factory=list)  # passages placed by a fallback rule, and why

@@ -1,0 +1,88 @@
+"""Structure: how many hand-annotated lines sit under the parent the text gives them.
+
+    python benchmarks/structure.py [benchmarks/structure/parents.jsonl] [--misses]
+
+Each line of the annotation file is `{"doc": "002", "line": N, "parent": M | null,
+"relation": "child" | "continuation" | "top"}`. In the built knowledge base, line N
+is held by one passage P. It sits right when:
+
+- child: P's parent passage holds line M, or P's topic heading is line M;
+- continuation: P also holds line M, or P's parent holds it (said again under it);
+- top: P has no parent passage.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+from collections import Counter
+from pathlib import Path
+
+from ocgkb.store.database import open_kb
+
+ROOT = Path(__file__).resolve().parent.parent
+DEFAULT = ROOT / "benchmarks" / "structure" / "parents.jsonl"
+
+
+def placements(kb) -> tuple[dict, dict, dict]:
+    """Passages by (file prefix, line); passages by id; section heading lines."""
+    by_line: dict[tuple[str, int], dict] = {}
+    by_id: dict[str, dict] = {}
+    for row in kb.query("SELECT id, file, kind, line, line_end, parent, section FROM passages"):
+        row = dict(row)
+        by_id[row["id"]] = row
+        for n in range(row["line"], row["line_end"] + 1):
+            by_line.setdefault((row["file"][:3], n), row)
+    headings = {r[0]: r[1] for r in kb.query("SELECT number, line FROM sections")}
+    return by_line, by_id, headings
+
+
+def holds(passage: dict | None, line: int) -> bool:
+    return passage is not None and passage["line"] <= line <= passage["line_end"]
+
+
+def judge(row: dict, by_line: dict, by_id: dict, headings: dict) -> bool:
+    passage = by_line.get((row["doc"], row["line"]))
+    if passage is None:
+        return False
+    parent = by_id.get(passage["parent"]) if passage["parent"] else None
+    relation, target = row["relation"], row.get("parent")
+    if relation == "top":
+        return parent is None
+    if relation == "continuation":
+        return holds(passage, target) or holds(parent, target)
+    return holds(parent, target) or (parent is None and headings.get(passage["section"]) == target)
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser(
+        description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter
+    )
+    parser.add_argument("file", nargs="?", type=Path, default=DEFAULT)
+    parser.add_argument("--misses", action="store_true", help="list the lines placed wrong")
+    args = parser.parse_args()
+    rows = [json.loads(x) for x in args.file.read_text(encoding="utf-8").splitlines() if x.strip()]
+    by_line, by_id, headings = placements(open_kb())
+    right, total = Counter(), Counter()
+    for row in rows:
+        ok = judge(row, by_line, by_id, headings)
+        total[row["doc"]] += 1
+        right[row["doc"]] += ok
+        if args.misses and not ok:
+            passage = by_line.get((row["doc"], row["line"]))
+            parent = passage and by_id.get(passage["parent"] or "")
+            got = (
+                f"{passage['kind']} {passage['line']}-{passage['line_end']} under {parent and parent['line']}"
+            )
+            print(f"  {row['doc']}:{row['line']} want {row['relation']} of {row.get('parent')}; got {got}")
+    for doc in sorted(total):
+        print(f"{doc}: {right[doc]}/{total[doc]}")
+    print(
+        f"all: {sum(right.values())}/{sum(total.values())} = {sum(right.values()) / max(1, sum(total.values())):.3f}"
+    )
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
