@@ -26,7 +26,18 @@ def dates_at(db, line):
         (854, [("2017-03-24", "沼地的魔神王"), ("2017-03-24", "心眼的女神")]),  # right after, not the first
         (885, [("2017-07-08", "霸王眷龙 凶饿毒"), ("2017-04-13", "新空间侠·黑暗豹")]),
         (974, [("2017-03-24", "机壳的冻结"), ("2017-03-24", "钻尘妖")]),
-        (1065, [("2018-02-24", "飞龙艇-幻舵拉"), ("2018-03-01", None)]),  # a statement naming no card
+        # A date right after another dates the same statement.
+        (1065, [("2018-02-24", "飞龙艇-幻舵拉"), ("2018-03-01", "飞龙艇-幻舵拉")]),
+        (
+            279,
+            [
+                ("2017-03-24", "No.45 灭亡之预言者"),
+                ("2017-03-24", None),
+                ("2017-03-24", "No.106 巨岩掌 巨手"),
+            ],
+        ),
+        # A date inside （…） closes the aside, which names no card; the last closes the sentence.
+        (139, [("2019-11-23", None), ("2022-12-03", "虫惑之园")]),
         (1141, [("2017-03-24", "强制转移"), ("2017-03-24", "玄化荷鲁斯龙")]),
     ],
 )
@@ -73,6 +84,17 @@ def test_dates_in_hand_made_lines():
     assert [d.card for d in find_dates("「A」不能用「B」17/3/24")] == ["B"]  # the card it follows
     assert [d.names for d in find_dates("「A」不能用「B」17/3/24")] == [("B", "A")]
     assert find_dates("2500/2/3 与 17/13/40 与 1/2/3") == []  # not YY/M/D days
+    assert [d.names for d in find_dates("「A」17/3/24 18/3/1")] == [("A",), ("A",)]  # one statement
+
+
+def test_a_date_in_an_aside_closes_the_aside_not_the_sentence():
+    dates = find_dates("「A」是（「B」不是卡片19/11/23，「C」是），可以。22/12/3")
+    assert [(d.iso, d.names) for d in dates] == [("2019-11-23", ("B",)), ("2022-12-03", ("A",))]
+    # Two dated clauses in one aside; an aside without a date is part of the sentence.
+    dates = find_dates("「A」（「D」也是）（「B」不是17/1/1，「C」是18/1/1）。18/2/2")
+    assert [d.names for d in dates] == [("B",), ("C",), ("A", "D")]
+    # An unclosed （ (damaged text) is no aside: the date closes the whole line.
+    assert [d.names for d in find_dates("「A」是（「B」不是17/1/1")] == [("A", "B")]
     assert to_iso("99", "1", "2") == "1999-01-02"
 
 
