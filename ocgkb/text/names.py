@@ -95,10 +95,11 @@ def bracket_mentions(text: str, rules: NameRules) -> list[NameMention]:
 
 class NameScanner:
     """Finds known names written without 「」 (the wiki and the guide quote cards
-    bare or in “”): the longest name at each place, never two overlapping, and
-    at least 3 characters, so that a short name such as 旋风 is not found inside
-    银河旋风. Names are looked up by their first characters, so thousands of
-    names cost no more than a few."""
+    bare or in “”): never two overlapping, the longest of any that overlap
+    winning, and at least 3 characters, so that a short name such as 旋风 is not
+    found inside 银河旋风, nor 龙战士 inside 杀龙战士 where that longer name
+    starts earlier. Names are looked up by their first characters, so thousands
+    of names cost no more than a few."""
 
     def __init__(self, names: dict[str, object], min_length: int = 3) -> None:
         self._names = {n: key for n, key in names.items() if len(n) >= min_length}
@@ -108,15 +109,16 @@ class NameScanner:
         self._min = min_length
 
     def find(self, text: str) -> list:
-        found = []
-        i = 0
-        while i <= len(text) - self._min:
-            match = next(
-                (n for n in self._by_start.get(text[i : i + self._min], ()) if text.startswith(n, i)), None
-            )
+        """The keys of the names found, in the order the text names them."""
+        candidates = []  # (start, name): the longest name starting at each place
+        for i in range(len(text) - self._min + 1):
+            bucket = self._by_start.get(text[i : i + self._min])
+            match = next((n for n in bucket if text.startswith(n, i)), None) if bucket else None
             if match:
-                found.append(self._names[match])
-                i += len(match)
-            else:
-                i += 1
-        return found
+                candidates.append((i, match))
+        taken: list[tuple[int, int, str]] = []
+        for start, name in sorted(candidates, key=lambda c: (-len(c[1]), c[0])):
+            end = start + len(name)
+            if all(end <= s or e <= start for s, e, _ in taken):
+                taken.append((start, end, name))
+        return [self._names[name] for _, _, name in sorted(taken)]
