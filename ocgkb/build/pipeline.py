@@ -147,7 +147,8 @@ def _read_inputs(data_dir: Path, kb_dir: Path, report: BuildReport) -> _Inputs:
         read_card_facts(sources.card_facts_path(data_dir)), normalize, CardAliases.load(kb_dir)
     )
     return _Inputs(
-        documents, texts, normalize, ontology, concept_terms, NameRules.load(kb_dir, concept_terms),
+        documents, texts, normalize, ontology, concept_terms,
+        NameRules.load(kb_dir, concept_terms).with_card_terms(card_index.link),
         load_synonyms(kb_dir, normalize), card_index,
     )  # fmt: skip
 
