@@ -72,6 +72,40 @@ def test_see_references_are_resolved_to_their_topic(db):
         assert row is not None and row["dst"] == f"section:{target}", line
 
 
+def test_a_quoted_heading_after_a_reference_word_is_resolved_like_see(db):
+    """参照后面的“怪物战斗规则” (004:4, and 003 which repeats it) names the guide's
+    heading 怪物的战斗规则, written without its 的."""
+    for doc, line in (("guide", 4), ("tournament", 339)):
+        passage = passage_at(db, doc, line)
+        assert "参照后面的“怪物战斗规则”" in passage["text"], (doc, line)
+        rows = db.execute(
+            "SELECT dst FROM links WHERE src = ? AND relation = 'refers_to'", ("passage:" + passage["id"],)
+        ).fetchall()
+        assert [r["dst"] for r in rows] == ["section:guide/怪物的战斗规则"], (doc, line)
+
+
+def test_reference_words_on_hand_made_lines():
+    from ocgkb.build.pipeline import _section_finder
+    from ocgkb.sources.model import ParsedDocument, Section
+    from ocgkb.sources.topics import references
+    from ocgkb.text.normalize import Normalizer
+
+    assert references("具体参照后面的“怪物战斗规则”。") == ["怪物战斗规则"]
+    assert references("请参见“连锁”，另详见持续取对象。") == ["连锁", "持续取对象"]
+    assert references("参照该卡上记载的数值") == []  # 参照 a value, no heading
+    assert references("因效果需要参照「原本攻击力和守备力」的场合") == []  # a quoted term
+    assert references("本条目介绍均仅供参考") == []
+    doc = ParsedDocument("guide", "g.txt", "guide")
+    doc.sections = [
+        Section("g/1", "怪物的战斗规则", "guide", 1),
+        Section("g/2", "连锁和咒文速度", "guide", 9),
+    ]
+    find = _section_finder([doc], Normalizer())
+    assert find("怪物战斗规则", "guide") == "g/1"  # without its 的
+    assert find("连锁与咒文速度", "guide") == "g/2"  # one character off in seven
+    assert find("连锁基础", "guide") is None  # no heading like it
+
+
 def test_unresolved_references_are_reported(kb):
     unresolved = "\n".join(kb.report()["unresolved"])
     assert "见连锁基础" in unresolved

@@ -348,20 +348,13 @@ def _links(
 def _reference_links(
     parsed: list[ParsedDocument], passages: list[Passage], ontology: Ontology, normalize: Normalizer, report
 ) -> list[dict]:
-    """详见X / 见X: a topic or section titled X (in the same document first), else a concept named X."""
+    """详见X / 见X / 参照“X”: a topic or section titled X (in the same document
+    first), else a concept named X."""
     rows: list[dict] = []
-    by_title: dict[tuple[str, str], str] = {}
-    for doc in parsed:
-        for s in doc.sections:
-            by_title.setdefault((doc.name, squash(normalize(s.title))), s.number)
-    documents = [doc.name for doc in parsed]
+    find_section = _section_finder(parsed, normalize)
     for p in passages:
         for target in p.refs:
-            key = squash(normalize(target))
-            keys = [key, re.sub(r"类$", "", key)]
-            number = next(
-                (by_title[(d, k)] for d in [p.doc, *documents] for k in keys if (d, k) in by_title), None
-            )
+            number = find_section(target, p.doc)
             concept = ontology.lookup(target)
             if number:
                 rows.append({"src": f"passage:{p.id}", "dst": f"section:{number}", "relation": "refers_to"})
@@ -369,9 +362,50 @@ def _reference_links(
                 rows.append(
                     {"src": f"passage:{p.id}", "dst": f"concept:{concept.id}", "relation": "refers_to"}
                 )
-            elif "详见" in p.text or p.doc == "rulings":
+            elif _EXPLICIT_REFERENCE.search(p.text) or p.doc == "rulings":
                 report.unresolved.append(f"{p.id} ({p.doc}:{p.line}): 见{target}")
     return rows
+
+
+# A reference that says it is one (the bare 见 of the wiki may be a plain verb).
+_EXPLICIT_REFERENCE = re.compile(r"详见|参照|参见|参考")
+# What a reference may leave out of the title it names: 怪物战斗规则 → 怪物的战斗规则.
+_TITLE_PARTICLES = re.compile(r"[的之]")
+
+
+def _section_finder(parsed: list[ParsedDocument], normalize: Normalizer) -> Callable[[str, str], str | None]:
+    """Finds the section a reference names, in the referring document first: by
+    its title as written, then without a trailing 类 (『得到』类), then without the
+    particles 的/之 either side, then by a close likeness (ratio ≥ 85: one character in seven) of those."""
+    from rapidfuzz import fuzz, process
+
+    by_title: dict[tuple[str, str], str] = {}
+    loose_titles: dict[str, dict[str, str]] = defaultdict(dict)  # doc → loose title → section
+    for doc in parsed:
+        for s in doc.sections:
+            title = squash(normalize(s.title))
+            by_title.setdefault((doc.name, title), s.number)
+            loose_titles[doc.name].setdefault(_TITLE_PARTICLES.sub("", title), s.number)
+    documents = [doc.name for doc in parsed]
+
+    def find(target: str, doc: str) -> str | None:
+        key = squash(normalize(target))
+        keys = [key, re.sub(r"类$", "", key)]
+        order = [doc, *documents]
+        number = next((by_title[(d, k)] for d in order for k in keys if (d, k) in by_title), None)
+        loose = _TITLE_PARTICLES.sub("", keys[-1])
+        if number or len(loose) < 4:
+            return number
+        for d in order:
+            if loose in loose_titles[d]:
+                return loose_titles[d][loose]
+        for d in order:
+            best = process.extractOne(loose, list(loose_titles[d]), scorer=fuzz.ratio, score_cutoff=85)
+            if best:
+                return loose_titles[d][best[0]]
+        return None
+
+    return find
 
 
 _MARKER = re.compile(r"^(?:[●•·]|例\s*[:：]|\d+\s*[.．、])\s*")
