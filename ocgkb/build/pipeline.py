@@ -12,6 +12,7 @@ import os
 import re
 import sqlite3
 import time
+import unicodedata
 from collections import Counter, defaultdict
 from collections.abc import Callable
 from dataclasses import dataclass, field
@@ -183,8 +184,7 @@ def _scenario_links(scenarios: list[dict], passage_ids: set[str]) -> list[dict]:
 def _twins(
     passages: list[Passage], search_text: dict[str, str], normalize: Normalizer, report: BuildReport
 ) -> dict[str, str]:
-    repaired = {p.id for p in passages if normalize.repaired_count(p.text)}
-    dup_of = _near_duplicates(passages, search_text, repaired)
+    dup_of = _near_duplicates(passages, search_text, _damage(passages, normalize))
     if dup_of:
         report.duplicates.append(
             f"{len(dup_of)} passages are near-twins of another and merged into it in search"
@@ -411,8 +411,31 @@ def _section_finder(parsed: list[ParsedDocument], normalize: Normalizer) -> Call
 _MARKER = re.compile(r"^(?:[●•·]|例\s*[:：]|\d+\s*[.．、])\s*")
 
 
+def _damage(passages: list[Passage], normalize: Normalizer) -> dict[str, tuple[bool, int, int]]:
+    """How damaged each passage's text looks, least first: a damage flag, then how
+    many of its characters are no standard simplified ones (the corruptions of
+    kb/repairs.yaml, and variants such as 鬥 傷 壞 that only the search form folds),
+    then how little punctuation it keeps (a scrape that lost its ，。 is the worse copy)."""
+    chars = sorted({ch for p in passages for ch in p.text if _IDEOGRAPH.match(ch)})
+    forms = normalize("\n".join(chars)).split("\n")  # one pass: no conversion spans a line break
+    if len(forms) != len(chars):
+        forms = [normalize(ch) for ch in chars]
+    odd = {ch for ch, form in zip(chars, forms, strict=True) if form != ch}
+    return {
+        p.id: (
+            bool(p.flags),
+            sum(1 for ch in p.text if ch in odd),
+            -sum(1 for ch in p.text if unicodedata.category(ch).startswith("P")),
+        )
+        for p in passages
+    }
+
+
+_IDEOGRAPH = re.compile(r"[\u3400-\u9fff\uf900-\ufaff\U00020000-\U0003134f]")
+
+
 def _near_duplicates(
-    passages: list[Passage], search_text: dict[str, str], repaired: set[str]
+    passages: list[Passage], search_text: dict[str, str], damage: dict[str, tuple[bool, int, int]]
 ) -> dict[str, str]:
     """Passages that repeat one of another document (the phase guide inside the
     tournament text…): the later or weaker one points at the one to show.
@@ -422,10 +445,11 @@ def _near_duplicates(
     from rapidfuzz import fuzz, process
 
     rank = {kind: i for i, kind in enumerate(KINDS)}
-    # The copy to show: the stronger kind, then the undamaged text (the scraped
-    # tournament text repeats the guide with corrupted characters), then the first.
+    # The copy to show: the stronger kind, then the less damaged text (the scraped
+    # tournament text repeats the guide with corrupted characters, the guide has
+    # variants and lost punctuation), then the first.
     order = sorted(
-        range(len(passages)), key=lambda i: (rank.get(passages[i].kind, 9), passages[i].id in repaired, i)
+        range(len(passages)), key=lambda i: (rank.get(passages[i].kind, 9), damage[passages[i].id], i)
     )
     bodies = [_MARKER.sub("", squash(search_text[passages[i].id])) for i in order]
     dup_of: dict[str, str] = {}
