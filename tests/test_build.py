@@ -111,3 +111,47 @@ def test_an_unwritable_knowledge_base_path_is_a_clean_error(tmp_path):
     result = CliRunner().invoke(main, ["--db", str(blocker / "kb.sqlite"), "ask", "卷回"])
     assert result.exit_code == 1 and "cannot write the knowledge base" in result.output
     assert "Traceback" not in result.output
+
+
+def test_of_two_twins_the_clean_copy_is_kept(db):
+    """The tournament text (003) repeats the guide (004), damaged: corruptions
+    kb/repairs.yaml knows (鈳), variant characters only the search form folds
+    (鬥 傷 壞), lost ，。. The clean copy is the one shown, whichever document."""
+
+    def kept(a, b):
+        rows = dict(db.execute("SELECT id, dup_of FROM passages WHERE id IN (?, ?)", (a, b)).fetchall())
+        assert {rows[a], rows[b]} - {None} in ({a}, {b}), (a, b)  # one is the other's twin
+        return a if rows[a] is None else b
+
+    assert kept("guide/伤害的判定/10", "tournament/194") == "guide/伤害的判定/10"  # 003: 战鬥, no ，
+    assert kept("guide/其他规则/48", "tournament/246") == "guide/其他规则/48"  # 003: 破壞, no 。，
+    assert kept("guide/结束步骤/2", "tournament/169") == "guide/结束步骤/2"  # 003 lost its 。
+    assert kept("guide/结束步骤/7", "tournament/174") == "guide/结束步骤/7"  # 003: 鈳 (a known corruption)
+    # A copy flagged as damaged loses even with more punctuation (004's “” do not pair).
+    assert kept("guide/连锁照以下清算/11", "tournament/221") == "tournament/221"
+    shown = db.execute("SELECT k.text FROM passages d JOIN passages k ON k.id = d.dup_of").fetchall()
+    assert not any(ch in text for (text,) in shown for ch in "鬥傷壞棄須發場裝內鈳鈈")
+
+
+def test_the_twin_rule_on_hand_made_passages():
+    from ocgkb.build.pipeline import _damage, _near_duplicates
+    from ocgkb.sources.model import Passage
+    from ocgkb.text.normalize import Normalizer
+
+    normalize = Normalizer({"鈳": "可"})
+    said = "攻击怪物的攻击力大于被攻击怪物的防御力的时候，被攻击怪物被战斗破坏送入墓地。"
+    passages = [
+        Passage("a/1", "a", "paragraph", said.replace("战斗", "战鬥"), 1, 1),  # a variant
+        Passage("b/1", "b", "paragraph", said, 1, 1),  # clean
+        Passage("a/2", "a", "paragraph", said.replace("，", "").replace("。", "") + "。", 2, 2),
+        Passage("c/1", "c", "paragraph", said.replace("大于", "大鈳"), 1, 1),  # a known corruption
+    ]
+    search = {p.id: normalize(p.text) for p in passages}
+    damage = _damage(passages, normalize)
+    assert damage["b/1"] < damage["a/2"] and damage["b/1"] < damage["a/1"] and damage["b/1"] < damage["c/1"]
+    assert damage["a/1"][1] == 1 and damage["c/1"][1] == 1 and damage["a/2"][2] > damage["b/1"][2]
+    dup_of = _near_duplicates(passages, search, damage)
+    assert dup_of.get("a/1") == "b/1" and "b/1" not in dup_of
+    flagged = Passage("b/1", "b", "paragraph", said + "“", 1, 1, flags=["unbalanced “”"])
+    damage = _damage([passages[2], flagged], normalize)
+    assert damage["a/2"] < damage["b/1"]  # a damage flag counts before anything else

@@ -137,6 +137,31 @@ def test_a_card_name_inside_a_longer_one_is_not_a_mention(db):
     assert db.execute("SELECT count(*) FROM passage_cards WHERE card = '灵摆区'").fetchone()[0] == 0
 
 
+def test_the_longest_name_wins_where_names_overlap(db):
+    # 003 writes 例：黑魔导女孩杀龙战士: Buster Blader, not 龙战士 (Ryu Senshi) inside it.
+    line = _line_of("003", "黑魔导女孩杀龙战士")
+    pid = passage_at(db, "tournament", line)["id"]
+    cards = {r[0] for r in db.execute("SELECT card FROM passage_cards WHERE passage_id = ?", (pid,))}
+    assert "龙战士" not in cards and "杀龙战士" in cards
+    assert db.execute("SELECT password FROM cards WHERE name = '杀龙战士'").fetchone()[0] == 78193831
+    # Where 龙战士 stands alone (例：栗子球，龙战士), it is the card.
+    pid = passage_at(db, "tournament", _line_of("003", "例：栗子球，龙战士"))["id"]
+    assert db.execute(
+        "SELECT 1 FROM passage_cards WHERE passage_id = ? AND card = '龙战士'", (pid,)
+    ).fetchone()
+
+
+def test_the_name_scanner_takes_the_longest_of_overlapping_names():
+    from ocgkb.text.names import NameScanner
+
+    scanner = NameScanner({"龙战士": "short", "杀龙战士": "long", "黑魔导女孩": "girl"})
+    assert scanner.find("例：黑魔导女孩杀龙战士") == ["girl", "long"]
+    assert scanner.find("栗子球，龙战士") == ["short"]
+    # A longer name that starts later still wins over a shorter one it overlaps.
+    scanner = NameScanner({"青眼白龙": "blue", "白龙骑士团长": "longer"})
+    assert scanner.find("青眼白龙骑士团长与青眼白龙") == ["longer", "blue"]
+
+
 def _line_of(prefix: str, text: str) -> int:
     path = next(DATA.glob(f"{prefix}_*.txt"))
     return next(i for i, line in enumerate(path.read_text(encoding="utf-8").splitlines(), 1) if text in line)

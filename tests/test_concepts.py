@@ -6,8 +6,9 @@ import pytest
 import yaml
 
 from ocgkb.sources.ontology import Ontology
+from ocgkb.text.normalize import Normalizer
 
-from conftest import KB
+from conftest import KB, passage_at
 
 REQUIRED = [
     "cost",
@@ -137,3 +138,56 @@ def test_tags_ignore_quoted_card_text_and_what_is_said_not_to_happen(db):
     assert "damage_step" in tags("6.3.4.2/6")
     # A clause that does name the timing keeps it.
     assert "during_damage_calculation" in tags("6.3.4.3.3/4/ex1")
+
+
+def test_the_attack_target_is_no_effects_target(db):
+    """对象 only inside 攻击对象 (the monster attacked) does not tag `target`; the
+    passages that say so are about the attack declaration."""
+    for doc, line in (
+        ("rulebook", 610),
+        ("rulebook", 621),
+        ("rulings", 511),
+        ("guide", 3),
+        ("tournament", 337),
+    ):
+        pid = passage_at(db, doc, line)["id"]
+        tags = {r[0] for r in db.execute("SELECT concept FROM passage_concepts WHERE passage_id = ?", (pid,))}
+        assert "target" not in tags and "attack_declaration" in tags, (doc, line)
+    # An effect's target still is one (持续取对象's ruling, 002:292).
+    pid = passage_at(db, "rulings", 292)["id"]
+    assert db.execute(
+        "SELECT 1 FROM passage_concepts WHERE passage_id = ? AND concept = 'target'", (pid,)
+    ).fetchone()
+    stored = db.execute("SELECT not_in FROM concepts WHERE id = 'target'").fetchone()[0]
+    assert json.loads(stored) == ["攻击对象"]
+
+
+def test_a_name_inside_a_word_the_concept_declares_not_in_does_not_tag(tmp_path):
+    (tmp_path / "concepts.yaml").write_text(
+        yaml.safe_dump(
+            {
+                "concepts": {
+                    "target": {"zh": ["对象"], "not_in": ["攻击对象"]},
+                    "attack": {"zh": ["攻击宣言"]},
+                }
+            },
+            allow_unicode=True,
+        ),
+        encoding="utf-8",
+    )
+    ontology = Ontology.load(tmp_path)
+    assert ontology.tag("选择攻击对象进行攻击宣言") == ["attack"]
+    assert ontology.tag("以攻击对象的怪兽为对象发动") == ["target"]  # the second 对象 is an effect's
+    assert ontology.tag("攻击对象") == [] and ontology.tag("对象") == ["target"]
+    assert "target" not in ontology.named("攻击对象怎么选")
+    # A built knowledge base keeps the exclusion: the query side reads the same.
+    forms, keys = ontology.stored_forms()
+    rows = [
+        {
+            "id": cid, "en": "[]", "zh": json.dumps(c.zh), "aliases": "[]", "related": "[]", "sections": "[]",
+            "forms": json.dumps(forms[cid]), "keys": json.dumps(keys[cid]), "not_in": json.dumps(ontology.not_in(cid)),
+        }
+        for cid, c in ontology.concepts.items()
+    ]  # fmt: skip
+    stored = Ontology.from_rows(rows, Normalizer())  # dicts read as the store's rows do
+    assert stored.tag("选择攻击对象") == [] and stored.tag("为对象") == ["target"]

@@ -4,7 +4,7 @@ import pytest
 
 from ocgkb.text.names import NameRules, bracket_mentions
 
-from conftest import KB
+from conftest import KB, passage_at
 
 NOT_CARDS = [
     "卷回",
@@ -80,3 +80,36 @@ def test_the_rule_on_hand_made_text():
         ("黑洞", "card"),
         ("剑斗兽", "archetype"),
     ]
+
+
+def test_a_term_that_names_a_card_is_the_card_where_a_card_is_used(db):
+    """「融合」 is the printed label in 000 (记载了「融合」的怪兽, 「融合」「仪式」「同调」…)
+    and the card Polymerization in 002:842 (不使用「融合」来特殊召唤)."""
+    fusion = db.execute("SELECT password FROM cards WHERE name = '融合'").fetchone()
+    assert fusion is not None and fusion[0] == 24094653
+    used = passage_at(db, "rulings", 842)["id"]
+    assert db.execute(
+        "SELECT 1 FROM passage_cards WHERE passage_id = ? AND card = '融合'", (used,)
+    ).fetchone()
+    for line in (77, 148):
+        label = passage_at(db, "rulebook", line)
+        assert "「融合」" in label["text"], line
+        assert not db.execute(
+            "SELECT 1 FROM passage_cards WHERE passage_id = ? AND card = '融合'", (label["id"],)
+        ).fetchone(), line
+
+
+def test_the_context_rule_on_hand_made_text():
+    rules = NameRules.load(KB).with_card_terms(lambda name: name in {"融合", "死者苏生"})
+    assert rules.card_terms == {"融合"}  # only a term can be read as a card by its context
+
+    def kinds(text):
+        return [m.kind for m in bracket_mentions(text, rules) if m.name == "融合"]
+
+    assert kinds("不使用「融合」来特殊召唤") == ["card"]
+    assert kinds("「融合」的效果把怪兽融合召唤") == ["card"]
+    assert kinds("「死者苏生」「融合」等魔法卡") == ["card"]  # beside another card
+    assert kinds("「死者苏生」、「融合」") == ["card"]
+    assert kinds("种族的右侧记载了「融合」的怪兽为融合怪兽") == ["term"]
+    assert kinds("卡面上有「融合」「仪式」「同调」的记述") == ["term"]  # beside terms
+    assert kinds("「死者苏生」以外的「融合」的怪兽") == ["term"]  # near a card, not listed with it

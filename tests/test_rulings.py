@@ -26,7 +26,18 @@ def dates_at(db, line):
         (854, [("2017-03-24", "沼地的魔神王"), ("2017-03-24", "心眼的女神")]),  # right after, not the first
         (885, [("2017-07-08", "霸王眷龙 凶饿毒"), ("2017-04-13", "新空间侠·黑暗豹")]),
         (974, [("2017-03-24", "机壳的冻结"), ("2017-03-24", "钻尘妖")]),
-        (1065, [("2018-02-24", "飞龙艇-幻舵拉"), ("2018-03-01", None)]),  # a statement naming no card
+        # A date right after another dates the same statement.
+        (1065, [("2018-02-24", "飞龙艇-幻舵拉"), ("2018-03-01", "飞龙艇-幻舵拉")]),
+        (
+            279,
+            [
+                ("2017-03-24", "No.45 灭亡之预言者"),
+                ("2017-03-24", None),
+                ("2017-03-24", "No.106 巨岩掌 巨手"),
+            ],
+        ),
+        # A date inside （…） closes the aside, which names no card; the last closes the sentence.
+        (139, [("2019-11-23", None), ("2022-12-03", "虫惑之园")]),
         (1141, [("2017-03-24", "强制转移"), ("2017-03-24", "玄化荷鲁斯龙")]),
     ],
 )
@@ -61,6 +72,40 @@ def test_see_references_are_resolved_to_their_topic(db):
         assert row is not None and row["dst"] == f"section:{target}", line
 
 
+def test_a_quoted_heading_after_a_reference_word_is_resolved_like_see(db):
+    """参照后面的“怪物战斗规则” (004:4, and 003 which repeats it) names the guide's
+    heading 怪物的战斗规则, written without its 的."""
+    for doc, line in (("guide", 4), ("tournament", 339)):
+        passage = passage_at(db, doc, line)
+        assert "参照后面的“怪物战斗规则”" in passage["text"], (doc, line)
+        rows = db.execute(
+            "SELECT dst FROM links WHERE src = ? AND relation = 'refers_to'", ("passage:" + passage["id"],)
+        ).fetchall()
+        assert [r["dst"] for r in rows] == ["section:guide/怪物的战斗规则"], (doc, line)
+
+
+def test_reference_words_on_hand_made_lines():
+    from ocgkb.build.pipeline import _section_finder
+    from ocgkb.sources.model import ParsedDocument, Section
+    from ocgkb.sources.topics import references
+    from ocgkb.text.normalize import Normalizer
+
+    assert references("具体参照后面的“怪物战斗规则”。") == ["怪物战斗规则"]
+    assert references("请参见“连锁”，另详见持续取对象。") == ["连锁", "持续取对象"]
+    assert references("参照该卡上记载的数值") == []  # 参照 a value, no heading
+    assert references("因效果需要参照「原本攻击力和守备力」的场合") == []  # a quoted term
+    assert references("本条目介绍均仅供参考") == []
+    doc = ParsedDocument("guide", "g.txt", "guide")
+    doc.sections = [
+        Section("g/1", "怪物的战斗规则", "guide", 1),
+        Section("g/2", "连锁和咒文速度", "guide", 9),
+    ]
+    find = _section_finder([doc], Normalizer())
+    assert find("怪物战斗规则", "guide") == "g/1"  # without its 的
+    assert find("连锁与咒文速度", "guide") == "g/2"  # one character off in seven
+    assert find("连锁基础", "guide") is None  # no heading like it
+
+
 def test_unresolved_references_are_reported(kb):
     unresolved = "\n".join(kb.report()["unresolved"])
     assert "见连锁基础" in unresolved
@@ -73,6 +118,17 @@ def test_dates_in_hand_made_lines():
     assert [d.card for d in find_dates("「A」不能用「B」17/3/24")] == ["B"]  # the card it follows
     assert [d.names for d in find_dates("「A」不能用「B」17/3/24")] == [("B", "A")]
     assert find_dates("2500/2/3 与 17/13/40 与 1/2/3") == []  # not YY/M/D days
+    assert [d.names for d in find_dates("「A」17/3/24 18/3/1")] == [("A",), ("A",)]  # one statement
+
+
+def test_a_date_in_an_aside_closes_the_aside_not_the_sentence():
+    dates = find_dates("「A」是（「B」不是卡片19/11/23，「C」是），可以。22/12/3")
+    assert [(d.iso, d.names) for d in dates] == [("2019-11-23", ("B",)), ("2022-12-03", ("A",))]
+    # Two dated clauses in one aside; an aside without a date is part of the sentence.
+    dates = find_dates("「A」（「D」也是）（「B」不是17/1/1，「C」是18/1/1）。18/2/2")
+    assert [d.names for d in dates] == [("B",), ("C",), ("A", "D")]
+    # An unclosed （ (damaged text) is no aside: the date closes the whole line.
+    assert [d.names for d in find_dates("「A」是（「B」不是17/1/1")] == [("A", "B")]
     assert to_iso("99", "1", "2") == "1999-01-02"
 
 

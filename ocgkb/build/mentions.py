@@ -119,8 +119,9 @@ def _find_bare(
     passages, search_text, rules: NameRules, index: CardIndex, result: CardMentions, names: dict, seen: set
 ) -> None:
     """Cards written without 「」, by every Chinese name the texts or the data know,
-    as whole names: a rule term that holds a card name (灵摆区域 holds 灵摆区) or is
-    one (同调素材) is read as the term."""
+    as whole names: the longest name wins where names overlap (杀龙战士 holds 龙战士),
+    and a rule term or another 「」 name that holds a card name (灵摆区域 holds 灵摆区)
+    or is one (同调素材) is read as the term."""
     normalize = index.search_form
     forms: dict[str, object] = {}
     for name, password in index.all_chinese_names():
@@ -128,6 +129,9 @@ def _find_bare(
     for name, spellings in result.spellings.items():
         forms.update({scan_form(normalize(written)): name for written in spellings})
     forms.update({scan_form(normalize(term)): None for term in rules.not_cards})
+    # Every other name the texts write in 「」 hides the shorter card names inside it.
+    for name in [*result.archetypes, *result.not_cards]:
+        forms.setdefault(scan_form(normalize(name)), None)
     scanner = NameScanner(forms)
     for p in passages:
         for key in scanner.find(scan_form(without_brackets(search_text[p.id]))):

@@ -12,6 +12,7 @@ import os
 import re
 import sqlite3
 import time
+import unicodedata
 from collections import Counter, defaultdict
 from collections.abc import Callable
 from dataclasses import dataclass, field
@@ -149,7 +150,8 @@ def _read_inputs(data_dir: Path, kb_dir: Path, report: BuildReport) -> _Inputs:
         read_card_facts(sources.card_facts_path(data_dir)), normalize, CardAliases.load(kb_dir)
     )
     return _Inputs(
-        documents, texts, normalize, ontology, concept_terms, NameRules.load(kb_dir, concept_terms),
+        documents, texts, normalize, ontology, concept_terms,
+        NameRules.load(kb_dir, concept_terms).with_card_terms(card_index.link),
         load_synonyms(kb_dir, normalize), card_index,
     )  # fmt: skip
 
@@ -185,8 +187,7 @@ def _scenario_links(scenarios: list[dict], passage_ids: set[str]) -> list[dict]:
 def _twins(
     passages: list[Passage], search_text: dict[str, str], normalize: Normalizer, report: BuildReport
 ) -> dict[str, str]:
-    repaired = {p.id for p in passages if normalize.repaired_count(p.text)}
-    dup_of = _near_duplicates(passages, search_text, repaired)
+    dup_of = _near_duplicates(passages, search_text, _damage(passages, normalize))
     if dup_of:
         report.duplicates.append(
             f"{len(dup_of)} passages are near-twins of another and merged into it in search"
@@ -350,20 +351,13 @@ def _links(
 def _reference_links(
     parsed: list[ParsedDocument], passages: list[Passage], ontology: Ontology, normalize: Normalizer, report
 ) -> list[dict]:
-    """详见X / 见X: a topic or section titled X (in the same document first), else a concept named X."""
+    """详见X / 见X / 参照“X”: a topic or section titled X (in the same document
+    first), else a concept named X."""
     rows: list[dict] = []
-    by_title: dict[tuple[str, str], str] = {}
-    for doc in parsed:
-        for s in doc.sections:
-            by_title.setdefault((doc.name, squash(normalize(s.title))), s.number)
-    documents = [doc.name for doc in parsed]
+    find_section = _section_finder(parsed, normalize)
     for p in passages:
         for target in p.refs:
-            key = squash(normalize(target))
-            keys = [key, re.sub(r"类$", "", key)]
-            number = next(
-                (by_title[(d, k)] for d in [p.doc, *documents] for k in keys if (d, k) in by_title), None
-            )
+            number = find_section(target, p.doc)
             concept = ontology.lookup(target)
             if number:
                 rows.append({"src": f"passage:{p.id}", "dst": f"section:{number}", "relation": "refers_to"})
@@ -371,16 +365,80 @@ def _reference_links(
                 rows.append(
                     {"src": f"passage:{p.id}", "dst": f"concept:{concept.id}", "relation": "refers_to"}
                 )
-            elif "详见" in p.text or p.doc == "rulings":
+            elif _EXPLICIT_REFERENCE.search(p.text) or p.doc == "rulings":
                 report.unresolved.append(f"{p.id} ({p.doc}:{p.line}): 见{target}")
     return rows
+
+
+# A reference that says it is one (the bare 见 of the wiki may be a plain verb).
+_EXPLICIT_REFERENCE = re.compile(r"详见|参照|参见|参考")
+# What a reference may leave out of the title it names: 怪物战斗规则 → 怪物的战斗规则.
+_TITLE_PARTICLES = re.compile(r"[的之]")
+
+
+def _section_finder(parsed: list[ParsedDocument], normalize: Normalizer) -> Callable[[str, str], str | None]:
+    """Finds the section a reference names, in the referring document first: by
+    its title as written, then without a trailing 类 (『得到』类), then without the
+    particles 的/之 either side, then by a close likeness (ratio ≥ 85: one character in seven) of those."""
+    from rapidfuzz import fuzz, process
+
+    by_title: dict[tuple[str, str], str] = {}
+    loose_titles: dict[str, dict[str, str]] = defaultdict(dict)  # doc → loose title → section
+    for doc in parsed:
+        for s in doc.sections:
+            title = squash(normalize(s.title))
+            by_title.setdefault((doc.name, title), s.number)
+            loose_titles[doc.name].setdefault(_TITLE_PARTICLES.sub("", title), s.number)
+    documents = [doc.name for doc in parsed]
+
+    def find(target: str, doc: str) -> str | None:
+        key = squash(normalize(target))
+        keys = [key, re.sub(r"类$", "", key)]
+        order = [doc, *documents]
+        number = next((by_title[(d, k)] for d in order for k in keys if (d, k) in by_title), None)
+        loose = _TITLE_PARTICLES.sub("", keys[-1])
+        if number or len(loose) < 4:
+            return number
+        for d in order:
+            if loose in loose_titles[d]:
+                return loose_titles[d][loose]
+        for d in order:
+            best = process.extractOne(loose, list(loose_titles[d]), scorer=fuzz.ratio, score_cutoff=85)
+            if best:
+                return loose_titles[d][best[0]]
+        return None
+
+    return find
 
 
 _MARKER = re.compile(r"^(?:[●•·]|例\s*[:：]|\d+\s*[.．、])\s*")
 
 
+def _damage(passages: list[Passage], normalize: Normalizer) -> dict[str, tuple[bool, int, int]]:
+    """How damaged each passage's text looks, least first: a damage flag, then how
+    many of its characters are no standard simplified ones (the corruptions of
+    kb/repairs.yaml, and variants such as 鬥 傷 壞 that only the search form folds),
+    then how little punctuation it keeps (a scrape that lost its ，。 is the worse copy)."""
+    chars = sorted({ch for p in passages for ch in p.text if _IDEOGRAPH.match(ch)})
+    forms = normalize("\n".join(chars)).split("\n")  # one pass: no conversion spans a line break
+    if len(forms) != len(chars):
+        forms = [normalize(ch) for ch in chars]
+    odd = {ch for ch, form in zip(chars, forms, strict=True) if form != ch}
+    return {
+        p.id: (
+            bool(p.flags),
+            sum(1 for ch in p.text if ch in odd),
+            -sum(1 for ch in p.text if unicodedata.category(ch).startswith("P")),
+        )
+        for p in passages
+    }
+
+
+_IDEOGRAPH = re.compile(r"[\u3400-\u9fff\uf900-\ufaff\U00020000-\U0003134f]")
+
+
 def _near_duplicates(
-    passages: list[Passage], search_text: dict[str, str], repaired: set[str]
+    passages: list[Passage], search_text: dict[str, str], damage: dict[str, tuple[bool, int, int]]
 ) -> dict[str, str]:
     """Passages that repeat one of another document (the phase guide inside the
     tournament text…): the later or weaker one points at the one to show.
@@ -390,10 +448,11 @@ def _near_duplicates(
     from rapidfuzz import fuzz, process
 
     rank = {kind: i for i, kind in enumerate(KINDS)}
-    # The copy to show: the stronger kind, then the undamaged text (the scraped
-    # tournament text repeats the guide with corrupted characters), then the first.
+    # The copy to show: the stronger kind, then the less damaged text (the scraped
+    # tournament text repeats the guide with corrupted characters, the guide has
+    # variants and lost punctuation), then the first.
     order = sorted(
-        range(len(passages)), key=lambda i: (rank.get(passages[i].kind, 9), passages[i].id in repaired, i)
+        range(len(passages)), key=lambda i: (rank.get(passages[i].kind, 9), damage[passages[i].id], i)
     )
     bodies = [_MARKER.sub("", squash(search_text[passages[i].id])) for i in order]
     dup_of: dict[str, str] = {}

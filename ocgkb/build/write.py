@@ -246,6 +246,7 @@ def _write_concepts(db: sqlite_utils.Database, built: Built) -> None:
                 "sections": json.dumps(c.sections),
                 "forms": json.dumps(forms[c.id], ensure_ascii=False),
                 "keys": json.dumps(keys[c.id], ensure_ascii=False),
+                "not_in": json.dumps(ontology.not_in(c.id), ensure_ascii=False),
             }
             for c in ontology.concepts.values()
         ),

@@ -18,6 +18,9 @@ class Concept:
     aliases: list[str] = field(default_factory=list)
     related: list[str] = field(default_factory=list)
     sections: list[str] = field(default_factory=list)
+    # Longer words its names sit in that are not about it: 对象 in 攻击对象 (the
+    # attack's target) is no effect's target.
+    not_in: list[str] = field(default_factory=list)
 
     @property
     def name_zh(self) -> str:
@@ -46,6 +49,7 @@ class Ontology:
         normalize: Normalizer,
         forms: dict[str, list[str]] | None = None,
         keys: dict[str, list[str]] | None = None,
+        not_in: dict[str, list[str]] | None = None,
     ) -> None:
         self.concepts = {c.id: c for c in concepts}
         self._normalize = normalize
@@ -54,6 +58,11 @@ class Ontology:
             for c in concepts
         }
         self._keys = keys or {c.id: [_key(n, normalize) for n in [c.id, *c.terms]] for c in concepts}
+        self._not_in = (
+            not_in
+            if not_in is not None
+            else {c.id: [squash(normalize(w)) for w in c.not_in if w.strip()] for c in concepts if c.not_in}
+        )
         self._by_name: dict[str, str] = {}
         for concept in concepts:
             for key in self._keys[concept.id]:
@@ -70,9 +79,14 @@ class Ontology:
         """What a built knowledge base keeps so that `from_rows` needs no normalising."""
         return self._forms, self._keys
 
+    def not_in(self, cid: str) -> list[str]:
+        """The words, in search form, a concept's names do not count inside."""
+        return self._not_in.get(cid, [])
+
     def _spans(self, text: str) -> list[tuple[int, int, str]]:
         """(start, end, concept) of every name in a text in search form. Latin names
-        match whole words only: `lp` is not in `help`."""
+        match whole words only: `lp` is not in `help`; a name inside a word its
+        concept declares `not_in` (对象 in 攻击对象) does not count."""
         found = []
         for i, ch in enumerate(text):
             for form, cid in self._by_first.get(ch, ()):
@@ -83,6 +97,10 @@ class Ontology:
                     (i and text[i - 1] in _ASCII_LOWER) or (end < len(text) and text[end] in _ASCII_LOWER)
                 ):
                     continue
+                if any(
+                    text.find(w, max(0, end - len(w)), i + len(w)) != -1 for w in self._not_in.get(cid, ())
+                ):
+                    continue  # the word that holds the name covers it here
                 found.append((i, end, cid))
         return found
 
@@ -104,7 +122,7 @@ class Ontology:
                 raise OntologyError(f"{path}: concept {cid!r} is not a mapping")
             lists = {
                 k: [str(v) for v in entry.get(k) or []]
-                for k in ("en", "zh", "aliases", "related", "sections")
+                for k in ("en", "zh", "aliases", "related", "sections", "not_in")
             }
             if not lists["zh"] and not lists["en"]:
                 raise OntologyError(f"{path}: concept {cid!r} has no zh or en name")
@@ -164,6 +182,7 @@ class Ontology:
                 json.loads(r["aliases"]),
                 json.loads(r["related"]),
                 json.loads(r["sections"]),
+                json.loads(r["not_in"]) if "not_in" in r.keys() and r["not_in"] else [],
             )
             for r in rows
         ]
@@ -171,7 +190,8 @@ class Ontology:
         if len(stored) == len(rows):
             forms = {r["id"]: json.loads(r["forms"]) for r in rows}
             keys = {r["id"]: json.loads(r["keys"]) for r in rows}
-            return cls(concepts, normalize, forms, keys)
+            not_in = {c.id: c.not_in for c in concepts if c.not_in}  # stored in search form
+            return cls(concepts, normalize, forms, keys, not_in)
         return cls(concepts, normalize)
 
 

@@ -47,7 +47,12 @@ BULLET = re.compile(r"^([•·・●]\s*)")
 ITEM_MARK = re.compile(r"^(?:[•·・●]|\d+\s*[.．、](?!\d))\s*")  # a bullet or a list number
 NUMBERED = re.compile(r"^(\d+)\s*[.．、](?!\d)")
 # 详见持续取对象 / 见X素材 / 详见#卡时点 / 详见“苏生限制”章节
-REFERENCE = re.compile(r"(详见|见)\s*([^，。；,;（(\n]{1,24}?)\s*(?:[。；）)]|$)")
+# 参照/参见/参考 a quoted heading (参照后面的“怪物战斗规则”) reads as 详见 it; 详见X / 见X.
+# Unquoted, 参照 is no reference (参照该卡上记载的数值), nor a 「term」 (参照「原本攻击力」).
+REFERENCE = re.compile(
+    r"(?:参照|参见|参考)(?:后面|前面|下面|上面|下文|上文|以下|以上)?的?\s*[“\"《]([^“”\"《》\n]{1,24})[”\"》]"
+    r"|(?:详见|见)\s*([^，。；,;（(\n]{1,24}?)\s*(?:[。；）)]|$)"
+)
 # What an example looks like in the rulings: a situation with cards in 「」, or a
 # dated one. A line inside an example block with neither is a statement again
 # (衍生物不能变成里侧表示。 after the examples of 衍生物不能成为X素材。).
@@ -95,10 +100,10 @@ def is_heading(
 
 
 def references(text: str) -> list[str]:
-    """The targets of 详见X / 见X, as written (quotes and # removed)."""
+    """The targets of 详见X / 见X / 参照“X”, as written (quotes and # removed)."""
     found = []
     for match in REFERENCE.finditer(text):
-        target = re.sub(r"[“”\"『』#]", "", match.group(2)).strip()
+        target = re.sub(r"[“”\"『』#]", "", match.group(1) or match.group(2)).strip()
         target = re.sub(r"(章节|段落说明|段落|一节)$", "", target)
         if re.search(r"[\w\u4e00-\u9fff]", target):
             found.append(target)
