@@ -11,7 +11,7 @@ from ocgkb.build.pipeline import build
 from ocgkb.cli.main import main
 from ocgkb.store.database import KnowledgeBase, is_current, open_kb
 
-from conftest import DATA, KB
+from conftest import DATA, KB, passage_at
 
 
 def content(path):
@@ -118,17 +118,18 @@ def test_of_two_twins_the_clean_copy_is_kept(db):
     kb/repairs.yaml knows (鈳), variant characters only the search form folds
     (鬥 傷 壞), lost ，。. The clean copy is the one shown, whichever document."""
 
-    def kept(a, b):
+    def kept(guide_line, tournament_line):
+        a, b = passage_at(db, "guide", guide_line)["id"], passage_at(db, "tournament", tournament_line)["id"]
         rows = dict(db.execute("SELECT id, dup_of FROM passages WHERE id IN (?, ?)", (a, b)).fetchall())
         assert {rows[a], rows[b]} - {None} in ({a}, {b}), (a, b)  # one is the other's twin
-        return a if rows[a] is None else b
+        return "guide" if rows[a] is None else "tournament"
 
-    assert kept("guide/伤害的判定/10", "tournament/194") == "guide/伤害的判定/10"  # 003: 战鬥, no ，
-    assert kept("guide/其他规则/48", "tournament/246") == "guide/其他规则/48"  # 003: 破壞, no 。，
-    assert kept("guide/结束步骤/2", "tournament/169") == "guide/结束步骤/2"  # 003 lost its 。
-    assert kept("guide/结束步骤/7", "tournament/174") == "guide/结束步骤/7"  # 003: 鈳 (a known corruption)
+    assert kept(31, 387) == "guide"  # 003: 战鬥, no ，
+    assert kept(122, 491) == "guide"  # 003: 破壞, no 。，
+    assert kept(3, 337) == "guide"  # 003 lost its 。
+    assert kept(8, 347) == "guide"  # 003: 鈳 (a known corruption)
     # A copy flagged as damaged loses even with more punctuation (004's “” do not pair).
-    assert kept("guide/连锁照以下清算/11", "tournament/221") == "tournament/221"
+    assert kept(73, 441) == "tournament"
     shown = db.execute("SELECT k.text FROM passages d JOIN passages k ON k.id = d.dup_of").fetchall()
     assert not any(ch in text for (text,) in shown for ch in "鬥傷壞棄須發場裝內鈳鈈")
 
