@@ -94,6 +94,15 @@ class Segmenter:
         return words + latin_words(text)
 
 
+def common_words() -> set[str]:
+    """The words of jieba's general dictionary (build time only): a card name that is
+    one of them (副作用, 司令官) is not taken for the card in a question."""
+    import jieba
+
+    with jieba.get_dict_file() as handle:
+        return {line.split(" ", 1)[0] for line in handle.read().decode("utf-8").splitlines() if line}
+
+
 def query_words(text: str, vocabulary: Mapping[str, int], total: int | None = None) -> list[str]:
     """The words of a query, cut the way the index was cut (see `split_query`)."""
     whole, inner = split_query(text, vocabulary, total)
