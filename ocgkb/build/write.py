@@ -17,7 +17,7 @@ from ocgkb.sources.dates import has_wiki_source
 from ocgkb.sources.limits import LimitList
 from ocgkb.sources.model import Passage, Section
 from ocgkb.sources.ontology import Ontology
-from ocgkb.text.name_forms import bare_form, latin_form, name_grams
+from ocgkb.text.name_forms import bare_form, latin_form, loose_form, name_grams
 from ocgkb.text.normalize import Normalizer
 
 if TYPE_CHECKING:
@@ -69,6 +69,7 @@ def write(tmp: Path, built: Built) -> None:
         _write_cards,
         _write_card_forms,
         _write_question_names,
+        _write_general_use,
         _write_limits,
         _write_mentions,
         _write_concepts,
@@ -226,10 +227,14 @@ MIN_QUESTION_NAME = 3  # characters of an unmentioned card's name, a nickname's 
 def _write_question_names(db: sqlite_utils.Database, built: Built) -> None:
     """Every card name a question may be scanned for, found whole: all forms of the
     cards the texts mention; of the others, the names no word of the texts or of
-    jieba's dictionary spells (副作用？ is a card, 副作用 a word), and English names."""
+    jieba's dictionary, the ontology or the synonyms spell (副作用？ is a card,
+    副作用 a word), and English names."""
     from ocgkb.text.tokenize import common_words
 
-    words = common_words() | set(built.vocabulary)
+    forms, _ = built.ontology.stored_forms()
+    terms = [*built.synonyms.get("synonyms", {}), *(f for names in forms.values() for f in names)]
+    # Words, and the rule terms players say (灵摆区 is a term and a card's name).
+    words = set(common_words()) | set(built.vocabulary) | {loose_form(t) for t in terms}
     marks = ",".join("?" * len(QUESTION_NAME_HOWS))
     rows = db.conn.execute(
         f"""SELECT n.form, n.card, n.how, c.mentions, c.name_en FROM card_names n JOIN cards c ON c.name = n.card
@@ -240,10 +245,18 @@ def _write_question_names(db: sqlite_utils.Database, built: Built) -> None:
         "CREATE TABLE question_names (form TEXT, card TEXT, mentions INTEGER, script TEXT, single INTEGER)"
     )
 
+    # A name inside the name of a card the texts mention may mean that card
+    # (黄金形态的隆隆隆石人 is 「隆隆隆石人-黄金形态」): not taken as another.
+    inside_texts_cards = {
+        form[i:j] for form, _, how, mentions, _ in rows if mentions and how != "en"
+        for i in range(len(form)) for j in range(i + 2, len(form) + 1)
+    }  # fmt: skip
+
     def kept(form: str, how: str, mentions: int) -> bool:
         if mentions:
             return len(form) >= 2
-        return len(form) >= (2 if how == "nickname" else MIN_QUESTION_NAME) and form not in words
+        short = len(form) < (2 if how == "nickname" else MIN_QUESTION_NAME)
+        return not short and form not in words and form not in inside_texts_cards
 
     db.conn.executemany(
         "INSERT INTO question_names VALUES (?, ?, ?, ?, ?)",
@@ -257,6 +270,21 @@ def _write_question_names(db: sqlite_utils.Database, built: Built) -> None:
         ),
     )
     db.conn.execute("CREATE INDEX question_names_form ON question_names (form)")
+
+
+def _write_general_use(db: sqlite_utils.Database, built: Built) -> None:
+    """How often general Chinese uses each word of the texts (jieba's dictionary):
+    天气 is common everywhere and rare in the rules, 连锁 the other way round; a
+    question with no word of the rules' own is about something else."""
+    from ocgkb.text.tokenize import common_words
+
+    general = common_words()
+    db.conn.execute("CREATE TABLE general_use (term TEXT PRIMARY KEY, freq INTEGER) WITHOUT ROWID")
+    db.conn.executemany(
+        "INSERT INTO general_use VALUES (?, ?)",
+        sorted((t, general[t]) for t in built.vocabulary if general.get(t)),
+    )
+    db["meta"].insert({"key": "general_total", "value": str(sum(general.values()))})
 
 
 def _write_limits(db: sqlite_utils.Database, built: Built) -> None:

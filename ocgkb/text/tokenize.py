@@ -12,6 +12,7 @@ vocabulary, and a query is cut into the vocabulary words it contains.
 
 from __future__ import annotations
 
+import functools
 import math
 import re
 from collections.abc import Callable, Iterable, Mapping
@@ -94,13 +95,19 @@ class Segmenter:
         return words + latin_words(text)
 
 
-def common_words() -> set[str]:
-    """The words of jieba's general dictionary (build time only): a card name that is
-    one of them (副作用, 司令官) is not taken for the card in a question."""
+@functools.lru_cache(maxsize=1)
+def common_words() -> dict[str, int]:
+    """The words of jieba's general dictionary with their frequencies (build time
+    only): how much general Chinese uses a word, beside how much the texts do."""
     import jieba
 
+    words = {}
     with jieba.get_dict_file() as handle:
-        return {line.split(" ", 1)[0] for line in handle.read().decode("utf-8").splitlines() if line}
+        for line in handle.read().decode("utf-8").splitlines():
+            word, _, rest = line.partition(" ")
+            if word:
+                words[word] = int(rest.split(" ", 1)[0] or 0)
+    return words
 
 
 def query_words(text: str, vocabulary: Mapping[str, int], total: int | None = None) -> list[str]:
