@@ -22,9 +22,10 @@ The thresholds are calibrated on benchmarks/questions/abstain_calibrate.jsonl
 
 from __future__ import annotations
 
+import functools
 import math
 import re
-from dataclasses import dataclass, field
+from typing import NamedTuple
 
 from ocgkb.query.named_cards import NamedCard
 from ocgkb.query.plan import QueryPlan, _query_lists, ontology_of
@@ -52,24 +53,30 @@ BEST_OF = 3
 RULES_WORD = 3.5
 UNREAD_RUN = 2  # unread characters in a row that count: a lone one is a particle
 LATIN_UNIT = 2  # an English word counts as this many characters
-_LATIN_WORD = re.compile(r"[a-z][a-z0-9']*|[0-9]+")
-# Asking for a card's Forbidden & Limited status: banned, limited, how many copies.
-BANNED = re.compile(r"禁|限制|\bbann?ed\b|\bforbidden\b|\b(?:semi-?)?limited\b|\bban ?list\b|\bf ?& ?l\b")
-STATUS_QUESTION = re.compile(
+_LATIN_WORD = r"[a-z][a-z0-9']*|[0-9]+"
+# Asking for a card's Forbidden & Limited status: banned, limited, how many copies;
+# BANNED: asking whether it is forbidden or limited (the lists hold that, not the rules).
+# Compiled on first use: `ocgkb ask` pays for them only when it needs them.
+BANNED = r"禁|限制|\bbann?ed\b|\bforbidden\b|\b(?:semi-?)?limited\b|\bban ?list\b|\bf ?& ?l\b"
+STATUS_QUESTION = (
     r"禁卡|禁止卡|被禁|禁了|禁掉|解禁|限制卡|准限制|半限|限一|限1|限制了|限制吗|禁限|禁止吗|几张|能带几|能投几|能放几|能用几"
     r"|\bbann?ed\b|\bforbidden\b|\b(?:semi-?)?limited\b|\bunlimited\b|\bban ?list\b|\bf ?& ?l\b|how many copies"
 )
 
 
-@dataclass
-class Verdict:
+@functools.cache
+def _pattern(source: str) -> re.Pattern[str]:
+    return re.compile(source)
+
+
+class Verdict(NamedTuple):
     """Whether anything in the texts answers a question, and what to say first."""
 
     nothing_fits: bool
     message: str | None
-    notes: list[str] = field(default_factory=list)
-    reasons: list[str] = field(default_factory=list)
-    read_share: float = 1.0
+    notes: list[str]
+    reasons: list[str]  # why nothing fits, for benchmarks and --explain
+    read_share: float
 
 
 def judge(
@@ -86,7 +93,7 @@ def judge(
     if unmentioned:
         notes.append(NO_RULING.format(cards=quoted(unmentioned)))
         reasons.append("unmentioned card")
-    if cards and asks_status(plan.text, cards) and BANNED.search(without_cards(plan.text, cards)):
+    if cards and asks_status(plan.text, cards) and _pattern(BANNED).search(without_cards(plan.text, cards)):
         reasons.append("status is in the lists")
     if not rules_vocabulary(kb, plan, cards):
         reasons.append("no word of the rules")
@@ -177,7 +184,7 @@ def read_share(kb: KnowledgeBase, plan: QueryPlan, cards: list[NamedCard]) -> fl
     glossary = lists["glossary"]
     card_forms = {c.said for c in cards if c.said.isascii()}
     vocabulary = kb.vocabulary
-    for word in _LATIN_WORD.findall(plan.text.lower()):
+    for word in _pattern(_LATIN_WORD).findall(plan.text.lower()):
         if word in STOPWORDS or word in lists["ignore"]:
             continue
         total += LATIN_UNIT
@@ -206,7 +213,7 @@ def _in_card(word: str, card_forms: set[str]) -> bool:
 def asks_status(text: str, cards: list[NamedCard]) -> bool:
     """Whether a question asks for a card's Forbidden & Limited status (the words
     of a card's own name do not count: Forbidden Droplet, 禁忌的圣枪)."""
-    return bool(STATUS_QUESTION.search(without_cards(text, cards)))
+    return bool(_pattern(STATUS_QUESTION).search(without_cards(text, cards)))
 
 
 def without_cards(text: str, cards: list[NamedCard]) -> str:

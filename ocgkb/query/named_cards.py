@@ -15,7 +15,7 @@ one-word English name (Sangan, Recycle) counts only when written with a capital.
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass
+from typing import NamedTuple
 
 from ocgkb.store.database import KnowledgeBase
 from ocgkb.text.name_forms import latin_form, loose_form
@@ -25,12 +25,11 @@ LONGEST = 24  # longest Chinese or Japanese name form looked for
 MIN_LATIN = 4
 ENGLISH_WORDS = 8  # the longest run of words looked up as an English name
 BRACKET_HOWS = ("zh", "zh_official", "texts", "ja", "kana", "nickname", "en")
-_BRACKETED = re.compile(r"[「『]([^「」『』]{1,40})[」』]")
-_WORD = re.compile(r"[A-Za-z0-9]+")
+_BRACKETED = r"[「『]([^「」『』]{1,40})[」』]"
+_WORD = r"[A-Za-z0-9]+"
 
 
-@dataclass(frozen=True)
-class NamedCard:
+class NamedCard(NamedTuple):
     name: str  # the card's name in the knowledge base
     mentions: int  # passages of the texts that mention it
     said: str  # the form the question wrote it in
@@ -71,7 +70,7 @@ def _bracketed(kb: KnowledgeBase, text: str) -> list[Span]:
     """A name the question puts in 「」 is meant as a name, word or not."""
     loose = loose_form(text)
     spans = []
-    for inside in dict.fromkeys(_BRACKETED.findall(text)):
+    for inside in dict.fromkeys(re.findall(_BRACKETED, text)):
         forms = [f for f in dict.fromkeys([loose_form(inside), latin_form(inside)]) if f]
         if not forms:
             continue
@@ -88,7 +87,7 @@ def _bracketed(kb: KnowledgeBase, text: str) -> list[Span]:
 
 
 def _english(kb: KnowledgeBase, question: str) -> list[Span]:
-    words = _WORD.findall(question)
+    words = re.findall(_WORD, question)
     runs: dict[str, list[tuple[int, int]]] = {}
     for start in range(len(words)):
         for end in range(start + 1, min(start + ENGLISH_WORDS, len(words)) + 1):

@@ -11,7 +11,6 @@ from ocgkb.query.ranking import Filters, Hit, passage_hits, search
 from ocgkb.store.database import KnowledgeBase
 from ocgkb.views.card_facts import card_facts
 from ocgkb.views.replay import scenarios_replaying
-from ocgkb.views.status import status_view
 
 MOST_CLAUSES = 10  # clauses an answer shows at most
 RULINGS_PER_ANSWER = 3
@@ -38,7 +37,11 @@ def answer(kb: KnowledgeBase, question: str, filters: Filters | None = None, lim
     pool, together = _naming_all_first(pool, [c.name for c in named if c.in_texts])
     notes = verdict.notes + together
     facts = card_facts(kb, [c.name for c in named])
-    status = status_view(kb, [c.name for c in named]) if named and asks_status(question, named) else None
+    status = None
+    if named and asks_status(question, named):
+        from ocgkb.views.status import status_view  # the lists only when asked about
+
+        status = status_view(kb, [c.name for c in named])
     return {
         "query": question,
         "plan": plan.summary(),
