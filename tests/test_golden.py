@@ -11,10 +11,12 @@ import pytest
 from golden.cases import load, run
 
 GOLDEN = load()
-# Fields a deliberate change added after the recording (issue 12): `search --json`
-# carries the plan of the question, as `ask --json` does, so the terminal and the
-# JSON render the same view.
-ADDED = {"search": ("plan",)}
+# Fields a deliberate change added after the recording, left out of the comparison
+# until the next recording. Re-recorded for issue 18: `search --json` and `ask
+# --json` carry `nothing_fits`, `message` and `notes` (the texts do not answer;
+# no ruling mentions a card), `ask --json` the `cards` a question names and a
+# card's Forbidden & Limited `status`; when nothing fits every hit is `weak`.
+ADDED: dict[str, tuple[str, ...]] = {}
 
 
 def test_the_golden_set_covers_every_command():

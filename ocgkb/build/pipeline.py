@@ -26,6 +26,7 @@ from ocgkb.sources import manifest as sources
 from ocgkb.sources.card_facts import read_card_facts
 from ocgkb.sources.curated import read_mapping
 from ocgkb.sources.dates import find_dates
+from ocgkb.sources.limits import LimitList, read_limit_lists
 from ocgkb.sources.model import KINDS, ParsedDocument, Passage, Section
 from ocgkb.sources.ontology import Ontology
 from ocgkb.sources.rulebook import read_rulebook
@@ -117,6 +118,7 @@ def build(
         inputs.documents, inputs.texts, sections, passages, search_text, dup_of, names, inputs.card_index,
         dates, inputs.ontology, concept_rows, links, fts_rows, vocabulary, inputs.normalize,
         sources.fingerprint(data_dir, kb_dir, SCHEMA_VERSION), inputs.synonyms, scenarios, report,
+        inputs.limit_lists,
     )  # fmt: skip
     _write_in_place(db_path, built)
     report.clock()
@@ -133,10 +135,11 @@ class _Inputs:
     rules: NameRules
     synonyms: dict
     card_index: CardIndex
+    limit_lists: list[LimitList]
 
 
 def _read_inputs(data_dir: Path, kb_dir: Path, report: BuildReport) -> _Inputs:
-    """The documents, the card facts and every curated file."""
+    """The documents, the card facts, the limit lists and every curated file."""
     documents = sources.read_manifest(data_dir)
     texts = {doc.name: doc.read() for doc in documents}
     for doc in documents:
@@ -149,10 +152,11 @@ def _read_inputs(data_dir: Path, kb_dir: Path, report: BuildReport) -> _Inputs:
     card_index = CardIndex(
         read_card_facts(sources.card_facts_path(data_dir)), normalize, CardAliases.load(kb_dir)
     )
+    limits_path = sources.limit_lists_path(data_dir)
     return _Inputs(
         documents, texts, normalize, ontology, concept_terms,
         NameRules.load(kb_dir, concept_terms).with_card_terms(card_index.link),
-        load_synonyms(kb_dir, normalize), card_index,
+        load_synonyms(kb_dir, normalize), card_index, read_limit_lists(limits_path) if limits_path else [],
     )  # fmt: skip
 
 

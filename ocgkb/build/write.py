@@ -6,7 +6,7 @@ from __future__ import annotations
 import json
 import re
 from collections import Counter
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING
 
@@ -14,9 +14,10 @@ from ocgkb.build.card_index import CardIndex
 from ocgkb.build.mentions import CardMentions
 from ocgkb.sources import manifest as sources
 from ocgkb.sources.dates import has_wiki_source
+from ocgkb.sources.limits import LimitList
 from ocgkb.sources.model import Passage, Section
 from ocgkb.sources.ontology import Ontology
-from ocgkb.text.name_forms import bare_form, latin_form, name_grams
+from ocgkb.text.name_forms import bare_form, latin_form, loose_form, name_grams
 from ocgkb.text.normalize import Normalizer
 
 if TYPE_CHECKING:
@@ -50,6 +51,7 @@ class Built:
     synonyms: dict
     scenarios: list[dict]
     report: BuildReport
+    limit_lists: list[LimitList] = field(default_factory=list)
 
 
 def write(tmp: Path, built: Built) -> None:
@@ -66,6 +68,9 @@ def write(tmp: Path, built: Built) -> None:
         _write_passages,
         _write_cards,
         _write_card_forms,
+        _write_question_names,
+        _write_general_use,
+        _write_limits,
         _write_mentions,
         _write_concepts,
         _write_index,
@@ -212,6 +217,104 @@ def _write_card_forms(db: sqlite_utils.Database, built: Built) -> None:
             "value": json.dumps({"chinese": chinese, "english": english_words}, ensure_ascii=False),
         }
     )
+
+
+# The name forms a question is scanned for whole (ocgkb.query.named_cards).
+QUESTION_NAME_HOWS = ("zh", "zh_official", "texts", "ja", "kana", "nickname")
+MIN_QUESTION_NAME = 3  # characters of an unmentioned card's name, a nickname's two
+
+
+def _write_question_names(db: sqlite_utils.Database, built: Built) -> None:
+    """Every card name a question may be scanned for, found whole: all forms of the
+    cards the texts mention; of the others, the names no word of the texts or of
+    jieba's dictionary, the ontology or the synonyms spell (副作用？ is a card,
+    副作用 a word), and English names."""
+    from ocgkb.text.tokenize import common_words
+
+    forms, _ = built.ontology.stored_forms()
+    terms = [*built.synonyms.get("synonyms", {}), *(f for names in forms.values() for f in names)]
+    # Words, and the rule terms players say (灵摆区 is a term and a card's name).
+    words = set(common_words()) | set(built.vocabulary) | {loose_form(t) for t in terms}
+    marks = ",".join("?" * len(QUESTION_NAME_HOWS))
+    rows = db.conn.execute(
+        f"""SELECT n.form, n.card, n.how, c.mentions, c.name_en FROM card_names n JOIN cards c ON c.name = n.card
+            WHERE n.how IN ({marks}, 'en') ORDER BY n.id""",
+        QUESTION_NAME_HOWS,
+    ).fetchall()
+    db.conn.execute(
+        "CREATE TABLE question_names (form TEXT, card TEXT, mentions INTEGER, script TEXT, single INTEGER)"
+    )
+
+    # A name inside the name of a card the texts mention may mean that card
+    # (黄金形态的隆隆隆石人 is 「隆隆隆石人-黄金形态」): not taken as another.
+    inside_texts_cards = {
+        form[i:j] for form, _, how, mentions, _ in rows if mentions and how != "en"
+        for i in range(len(form)) for j in range(i + 2, len(form) + 1)
+    }  # fmt: skip
+
+    def kept(form: str, how: str, mentions: int) -> bool:
+        if mentions:
+            return len(form) >= 2
+        short = len(form) < (2 if how == "nickname" else MIN_QUESTION_NAME)
+        return not short and form not in words and form not in inside_texts_cards
+
+    db.conn.executemany(
+        "INSERT INTO question_names VALUES (?, ?, ?, ?, ?)",
+        (
+            (form, card, mentions, "en", int(len((name_en or "").split()) == 1))
+            if how == "en"
+            else (form, card, mentions, "zh", 0)
+            for form, card, how, mentions, name_en in rows
+            if (how == "en" and len(form) >= 4)
+            or (how != "en" and not form.isascii() and kept(form, how, mentions))
+        ),
+    )
+    db.conn.execute("CREATE INDEX question_names_form ON question_names (form)")
+
+
+def _write_general_use(db: sqlite_utils.Database, built: Built) -> None:
+    """How often general Chinese uses each word of the texts (jieba's dictionary):
+    天气 is common everywhere and rare in the rules, 连锁 the other way round; a
+    question with no word of the rules' own is about something else."""
+    from ocgkb.text.tokenize import common_words
+
+    general = common_words()
+    db.conn.execute("CREATE TABLE general_use (term TEXT PRIMARY KEY, freq INTEGER) WITHOUT ROWID")
+    db.conn.executemany(
+        "INSERT INTO general_use VALUES (?, ?)",
+        sorted((t, general[t]) for t in built.vocabulary if general.get(t)),
+    )
+    db["meta"].insert({"key": "general_total", "value": str(sum(general.values()))})
+
+
+def _write_limits(db: sqlite_utils.Database, built: Built) -> None:
+    """The Forbidden & Limited lists: one row per list (`partial` when far shorter
+    than its neighbours), one per card a list names, by the card's name here."""
+    db.conn.execute(
+        "CREATE TABLE limit_lists (region TEXT, effective TEXT, cards INTEGER, partial INTEGER,"
+        " PRIMARY KEY (region, effective))"
+    )
+    db.conn.execute(
+        "CREATE TABLE card_limits (card TEXT, region TEXT, effective TEXT, status TEXT, password INTEGER,"
+        " PRIMARY KEY (card, region, effective))"
+    )
+    name_of = {}
+    for name, password, alternates in db.conn.execute("SELECT name, password, alt_passwords FROM cards"):
+        for pw in [password, *(int(a) for a in (alternates or "").split(",") if a)]:
+            if pw is not None:
+                name_of[pw] = name
+    for lst in built.limit_lists:
+        db.conn.execute(
+            "INSERT INTO limit_lists VALUES (?, ?, ?, ?)",
+            (lst.region, lst.effective, len(lst.limits), int(lst.partial)),
+        )
+        db.conn.executemany(
+            "INSERT OR IGNORE INTO card_limits VALUES (?, ?, ?, ?, ?)",
+            (
+                (name_of.get(pw, str(pw)), lst.region, lst.effective, status, pw)
+                for pw, status in sorted(lst.limits.items())
+            ),
+        )
 
 
 def _write_mentions(db: sqlite_utils.Database, built: Built) -> None:

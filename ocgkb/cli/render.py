@@ -39,7 +39,13 @@ def _flags(hit: dict) -> str:
     )
 
 
-NOTHING_FITS = "Nothing in the texts answers {query!r} directly. The nearest passages:"
+WEAK_MARK = "  (nearest, not an answer)"
+
+
+def _verdict(view: dict) -> list[str]:
+    """What is said before the hits: that the texts do not answer, and why."""
+    out = [click.style(view["message"], fg="yellow")] if view.get("message") else []
+    return out + [click.style(note, fg="yellow") for note in view.get("notes", [])]
 
 
 def render_hits(view: dict) -> str:
@@ -48,17 +54,18 @@ def render_hits(view: dict) -> str:
     if not hits:
         return f"Nothing in the texts answers {query!r}."
     words = view["plan"]["words"] + view["plan"]["expansions"]
-    out = [click.style(NOTHING_FITS.format(query=query), fg="yellow")] if all(h["weak"] for h in hits) else []
+    out = _verdict(view)
     for rank, hit in enumerate(hits, 1):
         out += _passage(rank, hit, words)
     return "\n".join(out)
 
 
-def _passage(rank: int, hit: dict, words: list[str]) -> list[str]:
+def _passage(rank: int, hit: dict, words: list[str], weak: bool | None = None) -> list[str]:
     """A ranked passage: its citation and kind, its text with matches highlighted, its damage."""
     lines = [
         click.style(f"{rank}. {citation(hit)}", bold=True)
-        + click.style(f"  {KIND_LABEL.get(hit['kind'], hit['kind'])}", dim=True),
+        + click.style(f"  {KIND_LABEL.get(hit['kind'], hit['kind'])}", dim=True)
+        + (click.style(WEAK_MARK, fg="yellow") if (hit.get("weak") if weak is None else weak) else ""),
         _indent(highlight(hit["text"], words)),
     ]
     if flags := _flags(hit):
@@ -66,46 +73,84 @@ def _passage(rank: int, hit: dict, words: list[str]) -> list[str]:
     return lines
 
 
+def _cards(result: dict) -> list[str]:
+    """The cards a question names, each with its English name, password and passages."""
+    out = []
+    for card in result.get("cards", []):
+        english = (card.get("names") or {}).get("en")
+        password = f" #{card['password']}" if card.get("password") else ""
+        said = (
+            f"{card['mentions']} passage{'s' if card['mentions'] != 1 else ''}"
+            if card["in_texts"]
+            else "no passage mentions it"
+        )
+        out.append(
+            click.style(f"「{card['name']}」", bold=True)
+            + click.style(f" {english or ''}{password} · {said}", dim=True)
+        )
+    return out
+
+
+def _status(result: dict) -> list[str]:
+    """A card's Forbidden & Limited status under the newest lists, first."""
+    from ocgkb.views.status import status_line
+
+    status = result.get("status")
+    if not status:
+        return []
+    out = [click.style("Forbidden & Limited (from the lists, not the rule texts):", bold=True)]
+    for card in status["cards"]:
+        out.append(f"  「{card['card']}」 " + "; ".join(status_line(s) for s in card["statuses"]))
+    out += [click.style(f"  ⚠ {warning}", fg="yellow") for warning in status["warnings"]]
+    return out
+
+
 def render_answer(result: dict) -> str:
     hits = result["hits"]
+    head = _cards(result) + _status(result)
     if not hits:
-        return f"Nothing in the texts answers {result['query']!r}. Try other words, or `ocgkb search`."
+        return "\n".join(
+            [*head, f"Nothing in the texts answers {result['query']!r}. Try other words, or `ocgkb search`."]
+        )
     words = result["plan"]["words"] + result["plan"]["expansions"]
-    out = (
-        [click.style(NOTHING_FITS.format(query=result["query"]), fg="yellow")]
-        if result["nothing_fits"]
-        else []
-    )
+    out = head + _verdict(result)
+    if head or out:
+        out.append("")
     for rank, h in enumerate(hits, 1):
-        out += _passage(rank, h["clause"] or h, words)  # a matching example shows under its clause
-        if h["clause"]:
-            out.append(_indent(highlight(h["text"], words), "     "))
-            if flags := _flags(h):
-                out.append(flags)
-        for example in h["examples"]:
-            out.append(_indent(click.style(example["text"], fg="cyan"), "     "))
-        for ruling in h["rulings"]:
-            out.append(
-                click.style(
-                    f"     ↳ {ruling['topic']} · {', '.join(ruling['dates'])}  [{ruling['id']}]", dim=True
-                )
-            )
-            out.append(_indent(shorten(ruling["text"], 160), "       "))
-        for scenario in h.get("scenarios", []):
-            out.append(
-                click.style(
-                    f"     ▶ replay: ocgkb replay {scenario['file']}  ({scenario['title']})", fg="green"
-                )
-            )
-        tags = []
-        if h["concepts"]:
-            tags.append("concepts: " + ", ".join(h["concepts"]))
-        if h["cards"]:
-            tags.append("cards: " + "、".join(h["cards"][:6]))
-        if tags:
-            out.append(click.style("   " + " · ".join(tags), dim=True))
+        out += _passage(rank, h["clause"] or h, words, h["weak"])  # a matching example shows under its clause
+        out += _answer_parts(h, words)
         out.append("")
     return "\n".join(out).rstrip()
+
+
+def _answer_parts(h: dict, words: list[str]) -> list[str]:
+    """What an answer shows under a hit: the matching example, examples, rulings, scenarios, tags."""
+    out = []
+    if h["clause"]:
+        out.append(_indent(highlight(h["text"], words), "     "))
+        if flags := _flags(h):
+            out.append(flags)
+    for example in h["examples"]:
+        out.append(_indent(click.style(example["text"], fg="cyan"), "     "))
+    for ruling in h["rulings"]:
+        out.append(
+            click.style(
+                f"     ↳ {ruling['topic']} · {', '.join(ruling['dates'])}  [{ruling['id']}]", dim=True
+            )
+        )
+        out.append(_indent(shorten(ruling["text"], 160), "       "))
+    for scenario in h.get("scenarios", []):
+        out.append(
+            click.style(f"     ▶ replay: ocgkb replay {scenario['file']}  ({scenario['title']})", fg="green")
+        )
+    tags = []
+    if h["concepts"]:
+        tags.append("concepts: " + ", ".join(h["concepts"]))
+    if h["cards"]:
+        tags.append("cards: " + "、".join(h["cards"][:6]))
+    if tags:
+        out.append(click.style("   " + " · ".join(tags), dim=True))
+    return out
 
 
 def render_section(view: dict) -> str:

@@ -140,6 +140,7 @@ class Hit:
     flags: list[str] = field(default_factory=list)
     merged: list[str] = field(default_factory=list)  # near-twins folded into this hit
     weak: bool = False  # nothing the question says is in its own words: the nearest, not an answer
+    coverage: float = 0.0  # the share of the question's words (by rarity) it says; not shown
 
     def as_dict(self) -> dict:
         return {
@@ -217,16 +218,18 @@ def search(
     _rules_before_repeats(plan, candidates, scored)
     ranked = sorted(scored.items(), key=lambda item: (-item[1], item[0]))[:limit]
     hits = _hits(kb, ranked, merged)
-    _mark_weak(plan, hits, candidates)
+    _mark_weak(kb, plan, hits, candidates, counts)
     return hits
 
 
-def _mark_weak(plan: QueryPlan, hits: list[Hit], candidates: dict[str, Candidate]) -> None:
-    """A hit whose own words say nothing the question does is the nearest, not an answer."""
-    sought = set(plan.words) | set(plan.expansions)
-    for hit in hits:
-        passage = candidates.get(hit.id)
-        hit.weak = not passage or sought.isdisjoint(passage.own_words)
+def _mark_weak(
+    kb: KnowledgeBase, plan: QueryPlan, hits: list[Hit], candidates: dict[str, Candidate], counts: dict
+) -> None:
+    """A hit that says too little of the question in its own words is the nearest,
+    not an answer (ocgkb.query.abstain.mark_weak)."""
+    from ocgkb.query.abstain import mark_weak
+
+    mark_weak(kb, plan, hits, {h.id: candidates[h.id].own_words for h in hits if h.id in candidates}, counts)
 
 
 def _rules_before_repeats(

@@ -10,7 +10,7 @@ from ocgkb import SourceError
 
 MANIFEST = "manifest.yaml"
 # The layout of the built database: a change means every knowledge base is rebuilt.
-SCHEMA_VERSION = "13"
+SCHEMA_VERSION = "14"
 KB_FILES = (
     "concepts.yaml",
     "repairs.yaml",
@@ -87,15 +87,26 @@ def read_manifest(data_dir: Path) -> list[SourceDocument]:
 
 def card_facts_path(data_dir: Path) -> Path:
     """The card facts file the manifest names (`cards: file:`)."""
+    return _data_file(data_dir, "cards", "card facts")
+
+
+def limit_lists_path(data_dir: Path) -> Path | None:
+    """The Forbidden & Limited lists the manifest names (`limits: file:`), or None."""
+    return _data_file(data_dir, "limits", "limit lists", required=False)
+
+
+def _data_file(data_dir: Path, key: str, what: str, required: bool = True) -> Path | None:
     from ocgkb import yamlio  # only when building, never on a query's start-up path
 
     try:
         data = yamlio.load((data_dir / MANIFEST).read_text(encoding="utf-8")) or {}
     except (OSError, UnicodeDecodeError, yamlio.YAMLError) as exc:
         raise SourceError(f"corpus manifest unreadable: {data_dir / MANIFEST}: {exc}") from None
-    entry = data.get("cards") if isinstance(data, dict) else None
+    entry = data.get(key) if isinstance(data, dict) else None
     if not isinstance(entry, dict) or not entry.get("file"):
-        raise SourceError(f"corpus manifest {data_dir / MANIFEST} names no card facts (cards: file:)")
+        if not required:
+            return None
+        raise SourceError(f"corpus manifest {data_dir / MANIFEST} names no {what} ({key}: file:)")
     return data_dir / str(entry["file"])
 
 

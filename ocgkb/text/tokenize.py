@@ -12,6 +12,7 @@ vocabulary, and a query is cut into the vocabulary words it contains.
 
 from __future__ import annotations
 
+import functools
 import math
 import re
 from collections.abc import Callable, Iterable, Mapping
@@ -92,6 +93,21 @@ class Segmenter:
             if len(token) >= 2 and has_cjk(token) and not re.search(r"\s", token):
                 words.append(token)
         return words + latin_words(text)
+
+
+@functools.lru_cache(maxsize=1)
+def common_words() -> dict[str, int]:
+    """The words of jieba's general dictionary with their frequencies (build time
+    only): how much general Chinese uses a word, beside how much the texts do."""
+    import jieba
+
+    words = {}
+    with jieba.get_dict_file() as handle:
+        for line in handle.read().decode("utf-8").splitlines():
+            word, _, rest = line.partition(" ")
+            if word:
+                words[word] = int(rest.split(" ", 1)[0] or 0)
+    return words
 
 
 def query_words(text: str, vocabulary: Mapping[str, int], total: int | None = None) -> list[str]:

@@ -4,9 +4,12 @@ dated rulings around it."""
 from __future__ import annotations
 
 from ocgkb import OcgkbError
+from ocgkb.query.abstain import NOT_BOTH, asks_status, judge, quoted
+from ocgkb.query.named_cards import named_cards
 from ocgkb.query.plan import plan_query
 from ocgkb.query.ranking import Filters, Hit, passage_hits, search
 from ocgkb.store.database import KnowledgeBase
+from ocgkb.views.card_facts import card_facts
 from ocgkb.views.replay import scenarios_replaying
 
 MOST_CLAUSES = 10  # clauses an answer shows at most
@@ -19,16 +22,55 @@ CARDS_PER_PAGE = 3
 
 
 def answer(kb: KnowledgeBase, question: str, filters: Filters | None = None, limit: int = 5) -> dict:
-    """`{"query", "plan", "hits"}`: each hit as `search` ranks it, with `clause`
-    (the clause or ruling an example, sub-item or note belongs to), `examples`
-    (the worked examples of that clause) and `rulings` (dated rulings on the same
-    concepts that also answer the question) attached. A clause is shown once even
-    when several of its examples match."""
+    """`{"query", "plan", "cards", "status", "nothing_fits", "message", "notes", "hits"}`:
+    each hit as `search` ranks it, with `clause` (the clause or ruling an example,
+    sub-item or note belongs to), `examples` (the worked examples of that clause)
+    and `rulings` (dated rulings on the same concepts that also answer the
+    question) attached. A clause is shown once even when several of its examples
+    match. Before the hits: the cards the question names (those no passage
+    mentions too), a card's Forbidden & Limited status when it is asked for, and
+    whether any passage answers it (ocgkb.query.abstain)."""
     plan = plan_query(kb, question)
     pool = search(kb, question, filters, limit=max(limit * 4, 20), plan=plan)
+    named = named_cards(kb, question)
+    verdict = judge(kb, plan, pool, named)
+    pool, together = _naming_all_first(pool, [c.name for c in named if c.in_texts])
+    notes = verdict.notes + together
+    facts = card_facts(kb, [c.name for c in named])
+    status = None
+    if named and asks_status(question, named):
+        from ocgkb.views.status import status_view  # the lists only when asked about
+
+        status = status_view(kb, [c.name for c in named])
+    return {
+        "query": question,
+        "plan": plan.summary(),
+        "cards": [{"name": c.name, "in_texts": c.in_texts, **facts.get(c.name, {})} for c in named],
+        "status": status,
+        "nothing_fits": verdict.nothing_fits,
+        "message": verdict.message,
+        "notes": notes,
+        "hits": _answer_hits(kb, plan, pool, limit),
+    }
+
+
+def _naming_all_first(pool: list[Hit], cards: list[str]) -> tuple[list[Hit], list[str]]:
+    """With two cards or more named, the passages that name them all come first; a
+    note says when none does."""
+    if len(cards) < 2:
+        return pool, []
+    every = [h for h in pool if set(cards) <= set(h.cards)]
+    if not every:
+        which = "both" if len(cards) == 2 else "all of"
+        return pool, [NOT_BOTH.replace("both", which).format(cards=quoted(cards))]
+    return every + [h for h in pool if h not in every], []
+
+
+def _answer_hits(kb: KnowledgeBase, plan, pool: list[Hit], limit: int) -> list[dict]:
+    """The hits an answer shows, each under its clause, with its examples and rulings."""
     # Rulings worth showing beside an answer: dated, nearly as relevant as the
     # best hit, and about a concept the question names. Each is shown once.
-    floor = RULING_FLOOR * (pool[0].score if pool else 0.0)
+    floor = RULING_FLOOR * max((h.score for h in pool), default=0.0)
     asked = set(plan.concepts)
     dated = [h for h in pool if h.dates and h.score >= floor and (not asked or asked & set(h.concepts))]
     chosen: list[tuple[Hit, str]] = []  # each hit with the clause or ruling it is shown under
@@ -62,24 +104,19 @@ def answer(kb: KnowledgeBase, question: str, filters: Filters | None = None, lim
         shown |= {h.id for h in rulings[:RULINGS_PER_ANSWER]} | {hit.id}
         item["scenarios"] = scenarios_replaying(kb, [anchor, hit.id])
         result.append(item)
-    return {
-        "query": question,
-        "plan": plan.summary(),
-        "hits": result,
-        "nothing_fits": all(item["weak"] for item in result),
-    }
+    return result
 
 
 def answer_page(kb: KnowledgeBase, question: str, limit: int = 5) -> dict:
     """What a single search box shows: `answer` under "answer", and before it the
-    cards the question names, or, when the query is short and a card's name in
-    any form (a typo, pinyin, a nickname), that card."""
-    # The card lookup only here: `ocgkb ask` starts without it.
+    cards the question names (those no passage mentions too), or, when the query
+    is short and a card's name in any form (a typo, pinyin, a nickname), that card."""
+    # The fuzzy card lookup only here: `ocgkb ask` starts without it.
     from ocgkb.query.lookup import find_cards
-    from ocgkb.views.card import card_facts
 
     result = answer(kb, question, limit=limit)
-    names = list(result["plan"]["cards"])
+    cards = {card["name"]: card for card in result["cards"]}
+    names = list(cards)
     if len(question.strip()) <= NAME_LENGTH:
         try:
             close = find_cards(kb, question, limit=1)
@@ -87,8 +124,12 @@ def answer_page(kb: KnowledgeBase, question: str, limit: int = 5) -> dict:
             close = []
         names = [m.name for m in close if m.score >= NAME_SCORE] + names
     names = list(dict.fromkeys(names))[:CARDS_PER_PAGE]
-    facts = card_facts(kb, names)
-    return {"answer": result, "cards": [{"name": name, **facts[name]} for name in names if name in facts]}
+    missing = [name for name in names if name not in cards]
+    facts = card_facts(kb, missing)
+    cards.update(
+        {name: {"name": name, "in_texts": bool(facts[name]["mentions"]), **facts[name]} for name in facts}
+    )
+    return {"answer": result, "cards": [cards[name] for name in names if name in cards]}
 
 
 def _examples_of(kb: KnowledgeBase, anchors: list[str]) -> dict[str, list[str]]:

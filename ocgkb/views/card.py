@@ -6,45 +6,10 @@ from __future__ import annotations
 from ocgkb.query.lookup import MIN_SCORE, suggest_cards
 from ocgkb.query.ranking import passage_hits
 from ocgkb.store.database import KnowledgeBase
+from ocgkb.views.card_facts import FACT_FIELDS, card_facts
 
 MOST_PASSAGES = 200  # passages a card's page lists at most
-FACT_FIELDS = (
-    "card_type",
-    "type_line",
-    "property",
-    "attribute",
-    "level",
-    "rank",
-    "link_arrows",
-    "pendulum_scale",
-    "atk",
-    "def",
-)
-
-
-def card_facts(kb: KnowledgeBase, names: list[str]) -> dict[str, dict]:
-    """The facts of cards by name: password, names in every language, type line, stats."""
-    if not names:
-        return {}
-    marks = ",".join("?" * len(names))
-    facts = {}
-    for row in kb.query(f"SELECT * FROM cards WHERE name IN ({marks})", names):
-        fact = {
-            "password": row["password"],
-            "names": {
-                "zh": row["name_zh"],
-                "zh_official": row["name_zh_official"],
-                "en": row["name_en"],
-                "ja": row["name_ja"],
-                "ja_reading": row["name_ja_reading"],
-            },
-        }
-        fact.update({field: row[field] for field in FACT_FIELDS if row[field] is not None})
-        fact["mentions"] = row["mentions"]
-        if row["password"] is None:
-            fact["unlinked"] = True
-        facts[row["name"]] = fact
-    return facts
+__all__ = ["FACT_FIELDS", "MOST_PASSAGES", "card_facts", "card_view"]
 
 
 def card_view(kb: KnowledgeBase, query: str, limit: int = 20) -> dict:

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from ocgkb.query.abstain import judge
+from ocgkb.query.named_cards import named_cards
 from ocgkb.query.plan import plan_query
 from ocgkb.query.ranking import Filters, search
 from ocgkb.store.database import KnowledgeBase
@@ -10,7 +12,17 @@ MOST_HITS = 40  # what a search ranks at most
 
 
 def search_view(kb: KnowledgeBase, query: str, filters: Filters | None = None, limit: int = 10) -> dict:
-    """`{"query", "plan", "hits"}`: the question planned once, and its ranked hits."""
+    """`{"query", "plan", "hits", "nothing_fits", "message", "notes"}`: the question
+    planned once, its ranked hits, and whether any of them answers it (when none
+    does, `message` says so and every hit is `weak`: the nearest passages)."""
     plan = plan_query(kb, query)
     hits = search(kb, query, filters, limit, plan=plan)
-    return {"query": query, "plan": plan.summary(), "hits": [hit.as_dict() for hit in hits]}
+    verdict = judge(kb, plan, hits, named_cards(kb, query))
+    return {
+        "query": query,
+        "plan": plan.summary(),
+        "hits": [hit.as_dict() for hit in hits],
+        "nothing_fits": verdict.nothing_fits,
+        "message": verdict.message,
+        "notes": verdict.notes,
+    }

@@ -1,0 +1,81 @@
+"""The Forbidden & Limited status of cards, from the lists the build stores
+(tables `limit_lists` and `card_limits`, from rulings_data/limit_regulation.jsonl.xz).
+
+A reusable piece: `ask` answers "is X banned" with it, and anything that checks a
+deck or shows a card's status reads the same functions. Every status names the
+list it comes from (region and date): a list announced after the snapshot is
+not in it.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from ocgkb.store.database import KnowledgeBase
+
+REGION_NAMES = {"ocg": "OCG", "ocg-cn": "OCG China"}
+COPIES = {"forbidden": 0, "limited": 1, "semi-limited": 2, "unlimited": 3}
+STATUS_ZH = {"forbidden": "禁止", "limited": "限制", "semi-limited": "准限制", "unlimited": "无限制"}
+
+
+@dataclass(frozen=True)
+class LimitListInfo:
+    region: str
+    effective: str
+    cards: int
+    partial: bool  # far shorter than the lists around it: perhaps incomplete upstream
+
+    @property
+    def region_name(self) -> str:
+        return REGION_NAMES.get(self.region, self.region)
+
+
+def limit_lists(kb: KnowledgeBase) -> list[LimitListInfo]:
+    """Every list the knowledge base holds, by region, oldest first."""
+    return [
+        LimitListInfo(r[0], r[1], r[2], bool(r[3]))
+        for r in kb.query(
+            "SELECT region, effective, cards, partial FROM limit_lists ORDER BY region, effective"
+        )
+    ]
+
+
+def list_in_force(kb: KnowledgeBase, region: str, day: str | None = None) -> LimitListInfo | None:
+    """The list of a region in force on a day (ISO; the newest list when None)."""
+    lists = [lst for lst in limit_lists(kb) if lst.region == region and (day is None or lst.effective <= day)]
+    return lists[-1] if lists else None
+
+
+def statuses(kb: KnowledgeBase, cards: list[str], lst: LimitListInfo) -> dict[str, str]:
+    """Each card's status under one list: forbidden, limited, semi-limited or unlimited."""
+    if not cards:
+        return {}
+    marks = ",".join("?" * len(cards))
+    found = dict(
+        kb.query(
+            f"SELECT card, status FROM card_limits WHERE region = ? AND effective = ? AND card IN ({marks})",
+            (lst.region, lst.effective, *cards),
+        )
+    )
+    return {card: found.get(card, "unlimited") for card in cards}
+
+
+def newest_statuses(kb: KnowledgeBase, cards: list[str]) -> list[dict]:
+    """For each card, its status under the newest list of each region:
+    `{"card", "region", "region_name", "effective", "status", "copies", "partial"}`."""
+    rows = []
+    newest = [lst for lst in (list_in_force(kb, region) for region in REGION_NAMES) if lst]
+    for lst in newest:
+        for card, status in statuses(kb, cards, lst).items():
+            rows.append(
+                {
+                    "card": card,
+                    "region": lst.region,
+                    "region_name": lst.region_name,
+                    "effective": lst.effective,
+                    "status": status,
+                    "copies": COPIES[status],
+                    "partial": lst.partial,
+                }
+            )
+    return sorted(rows, key=lambda r: cards.index(r["card"]))
