@@ -41,7 +41,7 @@ def main() -> int:
         return 0
     # Longest first, and never followed by a digit: rulings/cost/1 is not rulings/cost/12.
     pattern = re.compile("|".join(re.escape(k) for k in sorted(moved, key=len, reverse=True)) + r"(?!\d)")
-    for name in files:
+    for name in dict.fromkeys(files):  # a file named twice is re-keyed once
         path = Path(name)
         text = path.read_text(encoding="utf-8")
         changed = pattern.sub(lambda m: moved[m.group(0)], text)

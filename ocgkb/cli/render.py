@@ -113,8 +113,8 @@ def render_answer(result: dict) -> str:
             [*head, f"Nothing in the texts answers {result['query']!r}. Try other words, or `ocgkb search`."]
         )
     words = result["plan"]["words"] + result["plan"]["expansions"]
-    out = head + _verdict(result)
-    if head or out:
+    out = _verdict(result) + head  # whether the texts answer at all comes first
+    if out:
         out.append("")
     for rank, h in enumerate(hits, 1):
         out += _passage(rank, h["clause"] or h, words, h["weak"])  # a matching example shows under its clause

@@ -100,7 +100,7 @@ def check_activation(duel: Duel, card: Card, effect: Effect, player: str) -> Non
     speed = card.spec.speed(effect)
     if card.spec.kind == SPELL and card.zone == "hand" and card.spec.type == "quick-play" and not own_turn:
         raise illegal(
-            "a quick-play spell is activated from the hand only on its player's own turn", "tournament/116"
+            "a quick-play spell is activated from the hand only on its player's own turn", "tournament/115"
         )
     if card.spec.kind == SPELL and speed == 1 and not own_turn:
         raise illegal(

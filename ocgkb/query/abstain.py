@@ -219,11 +219,14 @@ def asks_status(text: str, cards: list[NamedCard]) -> bool:
 def without_cards(text: str, cards: list[NamedCard]) -> str:
     """A question in lower case without the names of the cards it names: its
     Chinese in loose form, then its English words."""
-    chinese = "".join(" " if char.isascii() else char for char in loose_form(text.lower()))
+    loose = loose_form(text.lower())
+    for card in cards:  # names that mix scripts (增殖的G) go before the Latin is set aside
+        if not card.said.isascii():
+            loose = loose.replace(card.said, " ")
+    chinese = "".join(" " if char.isascii() else char for char in loose)
     words = re.findall(r"[a-z0-9]+", text.lower())  # as named_cards reads English names
     for card in cards:
         if not card.said.isascii():
-            chinese = chinese.replace(card.said, " ")
             continue
         for start in range(len(words)):  # English: the run of words that spells the name
             for end in range(start + 1, len(words) + 1):

@@ -4,7 +4,7 @@ dated rulings around it."""
 from __future__ import annotations
 
 from ocgkb import OcgkbError
-from ocgkb.query.abstain import NOT_BOTH, asks_status, judge, quoted
+from ocgkb.query.abstain import NOT_BOTH, asks_status, judge, quoted, without_cards
 from ocgkb.query.named_cards import named_cards
 from ocgkb.query.plan import plan_query
 from ocgkb.query.ranking import Filters, Hit, passage_hits, search
@@ -34,6 +34,8 @@ def answer(kb: KnowledgeBase, question: str, filters: Filters | None = None, lim
     pool = search(kb, question, filters, limit=max(limit * 4, 20), plan=plan)
     named = named_cards(kb, question)
     verdict = judge(kb, plan, pool, named)
+    if any(not c.in_texts for c in named):
+        pool = _situation(kb, question, named, filters, limit) or pool
     pool, together = _naming_all_first(pool, [c.name for c in named if c.in_texts])
     notes = verdict.notes + together
     facts = card_facts(kb, [c.name for c in named])
@@ -52,6 +54,20 @@ def answer(kb: KnowledgeBase, question: str, filters: Filters | None = None, lim
         "notes": notes,
         "hits": _answer_hits(kb, plan, pool, limit),
     }
+
+
+def _situation(kb: KnowledgeBase, question: str, named, filters: Filters | None, limit: int) -> list[Hit]:
+    """For a card no ruling mentions, the rules that decide the situation: the
+    question asked again without the names of the cards it names (灰流丽能无效增殖的G吗
+    → the rules on negating), each passage shown as the nearest, not an answer."""
+    situation = without_cards(question, named).strip()
+    try:
+        hits = search(kb, situation, filters, limit=max(limit * 4, 20))
+    except OcgkbError:  # nothing left but the names
+        return []
+    for hit in hits:
+        hit.weak = True
+    return hits
 
 
 def _naming_all_first(pool: list[Hit], cards: list[str]) -> tuple[list[Hit], list[str]]:
