@@ -107,13 +107,14 @@ def _status(result: dict) -> list[str]:
 
 def render_answer(result: dict) -> str:
     hits = result["hits"]
-    head = _cards(result) + _status(result)
+    head = _cards(result)
     if not hits:
         return "\n".join(
-            [*head, f"Nothing in the texts answers {result['query']!r}. Try other words, or `ocgkb search`."]
+            [*_status(result), *head, f"Nothing in the texts answers {result['query']!r}. Try other words, or `ocgkb search`."]
         )
     words = result["plan"]["words"] + result["plan"]["expansions"]
-    out = _verdict(result) + head  # whether the texts answer at all comes first
+    # A card's status from the lists first, then whether the texts answer, then the cards.
+    out = _status(result) + _verdict(result) + head
     if out:
         out.append("")
     for rank, h in enumerate(hits, 1):
