@@ -10,6 +10,9 @@
    states a number when a number is asked for, gains; a rule clause outranks a
    loose paragraph; a clause whose example matches rises with it; a near-twin of
    another passage is merged into it.
+4. That ranking is fused (reciprocal rank fusion) with a plainer one, FTS5's
+   BM25 over the character pairs of each passage and of the curated questions it
+   answers; an example among the first answers is followed by its rule.
 """
 
 from __future__ import annotations
@@ -25,6 +28,9 @@ from dataclasses import dataclass, field
 from ocgkb import UsageError
 from ocgkb.query.plan import QueryError, QueryPlan, plan_query
 from ocgkb.store.database import KnowledgeBase, like_literal
+from ocgkb.text.names import card_token
+from ocgkb.text.normalize import squash
+from ocgkb.text.tokenize import STOPWORDS, latin_words
 
 CANDIDATES = 30  # passages ranked in full per question; the tuned sets score the same with 40
 # BM25 weights of where a term is found: the passage's words, its bigrams, its title.
@@ -35,8 +41,13 @@ ASKED_GRAM_WEIGHT = 0.7  # their character pairs: slang the vocabulary lacks sti
 BM25_K1, BM25_B = 1.2, 0.75
 PASSAGE_KINDS = ("clause", "subitem", "example", "ruling", "note", "paragraph")
 KIND_PRIOR = {"clause": 1.0, "subitem": 0.93, "ruling": 0.95, "example": 0.85, "note": 0.85, "paragraph": 0.8}
+# A short line ending in a colon introduces a list: the items answer, not it.
+HEADING_LENGTH, HEADING_PRIOR = 20, 0.5
 CONCEPT_BONUS = 0.18
 CARD_BONUS = 0.15
+# A passage about a card the question names gains only when it also says this
+# share of the question's other words (weighted by rarity).
+CARD_COVERAGE = 0.3
 # A shorter word inside one the question said (装备 in 装备卡) is the same idea
 # again: it helps to find a passage, not to count twice.
 INNER_WEIGHT = 0.15
@@ -63,10 +74,14 @@ LOOSE_DOCS = ("masterrule", "tournament", "guide")
 # passage that states a number of the thing asked about (几张 → 15张); one that
 # asks what something is (是什么, 区别) by a passage that defines a term it names
 # (X指…, X即…, 称为X, X就是…).
-COUNT_QUESTION = re.compile(r"几\s*([张只次个回局星速点分秒])|多少|上限|下限|最多|最少|至多|至少")
+COUNT_QUESTION = re.compile(
+    r"几\s*([张只次个回局星速点分秒])|多少|上限|下限|最多|最少|至多|至少|how (?:many|much|often|long)|maximum|minimum"
+)
 COUNTERS = "张只次个回合局分钟秒星速点"
 COUNT_BONUS = 0.12
-DEFINITION_QUESTION = re.compile(r"是什么|什么是|什么意思|指什么|是指|的区别|什么区别|有什么不同|不同在|定义")
+DEFINITION_QUESTION = re.compile(
+    r"是什么|什么是|什么叫|啥叫|是啥|什么意思|指什么|是指|的区别|什么区别|有什么不同|不同在|定义"
+)
 DEFINITION_BONUS = 0.2
 # Who decides (谁说了算, 由谁决定) is answered by a passage that says who decides or
 # chooses; at which step (哪一步, 什么时候, 时机) by one that names a phase, a step or a timing.
@@ -85,6 +100,15 @@ ANSWER_TYPES = (
     ),
 )
 ANSWER_TYPE_BONUS = 0.08
+# The ranking above is fused (reciprocal rank fusion, FUSION_K) with a plainer
+# one that counts PAIR_SHARE as much: FTS5's BM25 over the character pairs of the
+# passage's text and of the curated questions it answers (their columns, weighted),
+# which meets slang and English the vocabulary lacks.
+FUSE = True
+FUSION_K, PAIR_SHARE = 60, 0.5
+PAIR_COLUMNS, PAIR_WEIGHTS = "grams asked", ", 0, 1, 0, 1"
+# An example among the first EXAMPLE_TOP answers is followed by its rule.
+EXAMPLE_TOP = 3
 
 __all__ = ["Filters", "Hit", "QueryError", "parse_date", "passage_hit", "plan_query", "search"]
 
@@ -180,45 +204,119 @@ def search(
     # Bigrams inside a word already sought add cost, not candidates.
     said = plan.words + plan.inner + plan.expansions
     novel_grams = [g for g in plan.grams if not any(g in w for w in said)]
-    candidates = _candidates(kb, _selective(kb, said + novel_grams, counts), where, params)
+    found = _best_by_fts(kb, _selective(kb, said + novel_grams, counts), where, params)
+    pairs = _best_by_fts(kb, _pair_terms(plan), where, params, PAIR_COLUMNS, PAIR_WEIGHTS) if FUSE else []
+    candidates = _candidates(kb, list(dict.fromkeys(found + pairs)))
     if not candidates:
         return []
+    own = _scores(kb, plan, candidates, counts)
+    # A near-twin counts for the passage it repeats, shown once.
+    twins_allowed = _passing(kb, {c.dup_of for c in candidates.values() if c.dup_of}, where, params)
+    twin = {pid: c.dup_of if c.dup_of in twins_allowed else pid for pid, c in candidates.items()}
+    scored: dict[str, float] = {}
+    merged: dict[str, list[str]] = {}
+    for pid, score in own.items():
+        if twin[pid] != pid:
+            merged.setdefault(twin[pid], []).append(pid)
+        scored[twin[pid]] = max(scored.get(twin[pid], 0.0), score)
+    for pid, passage in candidates.items():
+        if passage.kind in ("example", "subitem") and passage.parent in scored and pid in scored:
+            scored[passage.parent] = max(scored[passage.parent], scored[pid] * PARENT_LIFT)
+    _rules_before_repeats(plan, candidates, scored)
+    order = sorted(scored, key=lambda pid: (-scored[pid], pid))
+    if FUSE:
+        order = _fused(order, [twin[c.id] for c in _read_candidates(kb, pairs).values()])
+    if EXAMPLE_TOP:
+        order = _rules_after_examples(kb, order, candidates, scored, where, params)
+    ranked = [(pid, scored[pid]) for pid in order[:limit]]
+    hits = _hits(kb, ranked, merged)
+    _mark_weak(plan, hits, candidates)
+    return hits
+
+
+def _scores(
+    kb: KnowledgeBase, plan: QueryPlan, candidates: dict[str, Candidate], counts: dict[str, int]
+) -> dict[str, float]:
+    """Each candidate's score: its BM25 over all the question's terms against the
+    best one's, by its kind and by how much of the question it says, with a bonus
+    for each sign that it answers what was asked."""
     relevance = _bm25(kb, plan, candidates, counts)
     best = max(relevance.values()) or 1.0
     answers_count = _count_pattern(plan.text)
     answers_definition = _definition_pattern(plan)
     answer_shapes = [shape for asked, shape in ANSWER_TYPES if asked.search(plan.text)]
     coverage_weights = _coverage_weights(kb, plan.words, counts)
-    twins_allowed = _passing(kb, {c.dup_of for c in candidates.values() if c.dup_of}, where, params)
-    scored: dict[str, float] = {}
-    merged: dict[str, list[str]] = {}
+    # The question's words beside the names of the cards it names.
+    names = [card_token(squash(kb.normalize(c))) for c in plan.cards]
+    beside_cards = {w: v for w, v in coverage_weights.items() if not any(w in n for n in names)}
+    scores = {}
     for pid, passage in candidates.items():
         score = relevance[pid] / best * KIND_PRIOR.get(passage.kind, 0.8)
+        if passage.heading:
+            score *= HEADING_PRIOR
         score *= 1 - COVERAGE_WEIGHT + COVERAGE_WEIGHT * _coverage(coverage_weights, passage.body)
         for cid in plan.concepts:
             if cid in passage.concepts:
                 strength = 1.0 if passage.concepts[cid] == "text" else 0.5
                 score += CONCEPT_BONUS * strength / len(plan.concepts)
         if plan.cards and not passage.cards.isdisjoint(plan.cards):
-            score += CARD_BONUS
+            if _coverage(beside_cards, passage.body) >= CARD_COVERAGE:
+                score += CARD_BONUS
         if answers_count and answers_count.search(passage.body):
             score += COUNT_BONUS
         if answers_definition and answers_definition.search(passage.body):
             score += DEFINITION_BONUS
         score += ANSWER_TYPE_BONUS * sum(1 for shape in answer_shapes if shape.search(passage.body))
-        # A near-twin counts for the passage it repeats, shown once.
-        target = passage.dup_of if passage.dup_of in twins_allowed else pid
-        if target != pid:
-            merged.setdefault(target, []).append(pid)
-        scored[target] = max(scored.get(target, 0.0), score)
-    for pid, passage in candidates.items():
-        if passage.kind in ("example", "subitem") and passage.parent in scored and pid in scored:
-            scored[passage.parent] = max(scored[passage.parent], scored[pid] * PARENT_LIFT)
-    _rules_before_repeats(plan, candidates, scored)
-    ranked = sorted(scored.items(), key=lambda item: (-item[1], item[0]))[:limit]
-    hits = _hits(kb, ranked, merged)
-    _mark_weak(plan, hits, candidates)
-    return hits
+        scores[pid] = score
+    return scores
+
+
+def _rules_after_examples(
+    kb: KnowledgeBase,
+    order: list[str],
+    candidates: dict[str, Candidate],
+    scored: dict[str, float],
+    where: str,
+    params: list,
+) -> list[str]:
+    """An example among the first EXAMPLE_TOP is followed by the rule it illustrates."""
+    examples = [
+        pid
+        for pid in order[:EXAMPLE_TOP]
+        if pid in candidates and candidates[pid].kind == "example" and candidates[pid].parent
+    ]
+    wanted = {candidates[pid].parent for pid in examples} - candidates.keys()
+    if wanted:
+        marks = ",".join("?" * len(wanted))
+        rows = kb.query(
+            f"SELECT p.rowid FROM passages p WHERE p.id IN ({marks}) {where}", (*sorted(wanted), *params)
+        )
+        candidates.update(_candidates(kb, [r[0] for r in rows]))
+    order = list(order)
+    for pid in examples:
+        rule = candidates[pid].parent
+        if rule not in candidates or rule in order[: order.index(pid)]:
+            continue
+        if rule in order:
+            order.remove(rule)
+        order.insert(order.index(pid) + 1, rule)
+        scored[rule] = max(scored.get(rule, 0.0), scored[pid] * PARENT_LIFT)
+    return order
+
+
+def _pair_terms(plan: QueryPlan) -> list[str]:
+    """What the second ranking looks for: the question's character pairs and its Latin words."""
+    return plan.grams + [w for w in latin_words(plan.text) if w not in STOPWORDS]
+
+
+def _fused(ranked: list[str], pairs: list[str]) -> list[str]:
+    """Reciprocal rank fusion: a passage scores 1/(FUSION_K + its rank) in the
+    full ranking, and PAIR_SHARE of that in the character-pair ranking."""
+    total: dict[str, float] = {}
+    for share, ranking in ((1.0, ranked), (PAIR_SHARE, pairs)):
+        for rank, pid in enumerate(dict.fromkeys(ranking), 1):
+            total[pid] = total.get(pid, 0.0) + share / (FUSION_K + rank)
+    return sorted(total, key=lambda pid: (-total[pid], pid))
 
 
 def _mark_weak(plan: QueryPlan, hits: list[Hit], candidates: dict[str, Candidate]) -> None:
@@ -252,7 +350,8 @@ def _count_pattern(text: str) -> re.Pattern[str] | None:
     match = COUNT_QUESTION.search(text)
     if not match:
         return None
-    counter = match.group(1) or f"[{COUNTERS}]"
+    # 几个 is any count: 几个祭品 is answered by 2只, 几个回合 by 3回合.
+    counter = match.group(1) if match.group(1) not in (None, "个") else f"[{COUNTERS}]"
     return re.compile(rf"(?:\d+|[一二三四五六七八九十两]+)\s*{counter}")
 
 
@@ -268,7 +367,7 @@ def _definition_pattern(plan: QueryPlan) -> re.Pattern[str] | None:
         return None
     named = "|".join(map(re.escape, terms))
     return re.compile(
-        rf"(?:{named})(?:指|即|就是|是指|称为|称作|的意思是)|(?:称为|称作|所谓|叫做)(?:{named})"
+        rf"(?:{named})[”」』\"]?(?:指|即|就是|是指|称为|称作|的意思是)|(?:称为|称作|所谓|叫做)[“「『\"]?(?:{named})"
     )
 
 
@@ -288,31 +387,34 @@ def _selective(kb: KnowledgeBase, terms: list[str], counts: dict[str, int]) -> l
     return kept
 
 
-def _candidates(kb: KnowledgeBase, terms: list[str], where: str, params: list) -> dict[str, Candidate]:
-    """The best passages for some terms by FTS5's BM25, with what scoring needs."""
+def _candidates(kb: KnowledgeBase, rowids: list[int]) -> dict[str, Candidate]:
+    """What scoring needs of these passages, by id, in the order given."""
+    known = _read_candidates(kb, rowids)
+    return {known[rowid].id: known[rowid] for rowid in rowids if rowid in known}
+
+
+def _best_by_fts(
+    kb: KnowledgeBase, terms: list[str], where: str, params: list, columns: str = "", weights: str = ""
+) -> list[int]:
+    """The rowids of the CANDIDATES best passages for some terms by FTS5's BM25
+    (over some columns, with some column weights, when given)."""
     if not terms:
-        return {}
+        return []
     # Every term quoted, so input such as `No.62`, `NOT` or `-` is never FTS5 syntax.
     match = " OR ".join('"' + t.replace('"', '""') + '"' for t in terms)
+    if columns:
+        match = f"{{{columns}}} : ({match})"
+    rank = f"bm25(passage_fts{weights})"
     if where:
         sql = f"""
             SELECT p.rowid FROM passage_fts f JOIN passages p ON p.rowid = f.rowid
             WHERE passage_fts MATCH ? {where}
-            ORDER BY bm25(passage_fts) LIMIT {CANDIDATES}
+            ORDER BY {rank} LIMIT {CANDIDATES}
         """
-        best = [r[0] for r in kb.query(sql, (match, *params))]
-    else:
-        # Without filters the index ranks alone: half the time.
-        best = [
-            r[0]
-            for r in kb.query(
-                "SELECT rowid FROM passage_fts WHERE passage_fts MATCH ?"
-                f" ORDER BY bm25(passage_fts) LIMIT {CANDIDATES}",
-                (match,),
-            )
-        ]
-    known = _read_candidates(kb, best)
-    return {known[rowid].id: known[rowid] for rowid in best if rowid in known}
+        return [r[0] for r in kb.query(sql, (match, *params))]
+    # Without filters the index ranks alone: half the time.
+    sql = f"SELECT rowid FROM passage_fts WHERE passage_fts MATCH ? ORDER BY {rank} LIMIT {CANDIDATES}"
+    return [r[0] for r in kb.query(sql, (match,))]
 
 
 @dataclass(frozen=True)
@@ -335,6 +437,11 @@ class Candidate:
     def loose(self) -> bool:
         """Text that repeats the rules in its own way (LOOSE_DOCS), not a rule itself."""
         return self.doc in LOOSE_DOCS and self.kind in ("paragraph", "subitem")
+
+    @property
+    def heading(self) -> bool:
+        """A short line that only introduces a list (咒文速度1的例子：), not a rule."""
+        return len(self.body) <= HEADING_LENGTH and self.body.rstrip().endswith((":", "："))
 
     @property
     def own_words(self) -> set[str]:
