@@ -8,8 +8,7 @@
    text, its bigrams and its section title or topic; a passage that says more
    of what was asked, is about the concepts and cards the question names, or
    states a number when a number is asked for, gains; a rule clause outranks a
-   loose paragraph; a clause whose example matches rises with it; a near-twin of
-   another passage is merged into it.
+   loose paragraph; a near-twin of another passage is merged into it.
 4. That ranking is fused (reciprocal rank fusion) with a plainer one, FTS5's
    BM25 over the character pairs of each passage and of the curated questions it
    answers; an example among the first answers is followed by its rule.
@@ -56,8 +55,6 @@ EXPANSION_WEIGHT = 0.35
 # BM25 over OR-ed words favours one rare word; a passage that says more of what
 # was asked (weighted by rarity) is the better answer.
 COVERAGE_WEIGHT = 0.25
-# A matching example lifts its clause to this share of its own score.
-PARENT_LIFT = 0.9
 # Terms in more passages than MAX_POSTINGS, or than MAX_SHARE of them, are left
 # out of the candidate lookup: they cost the most and weigh the least (they still
 # count in scoring). 效果 is in 60% of passages.
@@ -71,18 +68,14 @@ REPEAT_MARGIN = 0.8
 # the phase/chain guide); the rulebook and the dated rulings state them.
 LOOSE_DOCS = ("masterrule", "tournament", "guide")
 # Answer types. A question that asks how many (几张, 多少, 上限) is answered by a
-# passage that states a number of the thing asked about (几张 → 15张); one that
-# asks what something is (是什么, 区别) by a passage that defines a term it names
-# (X指…, X即…, 称为X, X就是…).
+# passage that states a number of the thing asked about (几张 → 15张). (A bonus
+# for a passage defining a term a what-is question names won nothing on any
+# question set, nor did lifting a clause to its matching example: both are gone.)
 COUNT_QUESTION = re.compile(
     r"几\s*([张只次个回局星速点分秒])|多少|上限|下限|最多|最少|至多|至少|how (?:many|much|often|long)|maximum|minimum"
 )
 COUNTERS = "张只次个回合局分钟秒星速点"
 COUNT_BONUS = 0.12
-DEFINITION_QUESTION = re.compile(
-    r"是什么|什么是|什么叫|啥叫|是啥|什么意思|指什么|是指|的区别|什么区别|有什么不同|不同在|定义"
-)
-DEFINITION_BONUS = 0.2
 # Who decides (谁说了算, 由谁决定) is answered by a passage that says who decides or
 # chooses; at which step (哪一步, 什么时候, 时机) by one that names a phase, a step or a timing.
 ANSWER_TYPES = (
@@ -219,9 +212,6 @@ def search(
         if twin[pid] != pid:
             merged.setdefault(twin[pid], []).append(pid)
         scored[twin[pid]] = max(scored.get(twin[pid], 0.0), score)
-    for pid, passage in candidates.items():
-        if passage.kind in ("example", "subitem") and passage.parent in scored and pid in scored:
-            scored[passage.parent] = max(scored[passage.parent], scored[pid] * PARENT_LIFT)
     _rules_before_repeats(plan, candidates, scored)
     order = sorted(scored, key=lambda pid: (-scored[pid], pid))
     if FUSE:
@@ -243,7 +233,6 @@ def _scores(
     relevance = _bm25(kb, plan, candidates, counts)
     best = max(relevance.values()) or 1.0
     answers_count = _count_pattern(plan.text)
-    answers_definition = _definition_pattern(plan)
     answer_shapes = [shape for asked, shape in ANSWER_TYPES if asked.search(plan.text)]
     coverage_weights = _coverage_weights(kb, plan.words, counts)
     # The question's words beside the names of the cards it names.
@@ -264,8 +253,6 @@ def _scores(
                 score += CARD_BONUS
         if answers_count and answers_count.search(passage.body):
             score += COUNT_BONUS
-        if answers_definition and answers_definition.search(passage.body):
-            score += DEFINITION_BONUS
         score += ANSWER_TYPE_BONUS * sum(1 for shape in answer_shapes if shape.search(passage.body))
         scores[pid] = score
     return scores
@@ -300,7 +287,7 @@ def _rules_after_examples(
         if rule in order:
             order.remove(rule)
         order.insert(order.index(pid) + 1, rule)
-        scored[rule] = max(scored.get(rule, 0.0), scored[pid] * PARENT_LIFT)
+        scored.setdefault(rule, scored[pid])
     return order
 
 
@@ -353,22 +340,6 @@ def _count_pattern(text: str) -> re.Pattern[str] | None:
     # 几个 is any count: 几个祭品 is answered by 2只, 几个回合 by 3回合.
     counter = match.group(1) if match.group(1) not in (None, "个") else f"[{COUNTERS}]"
     return re.compile(rf"(?:\d+|[一二三四五六七八九十两]+)\s*{counter}")
-
-
-def _definition_pattern(plan: QueryPlan) -> re.Pattern[str] | None:
-    """What a passage answering a what-is question says: one of its terms, defined."""
-    if not DEFINITION_QUESTION.search(plan.text):
-        return None
-    terms = sorted(
-        {w for w in plan.words if len(w) >= 2 and not DEFINITION_QUESTION.search(w)},
-        key=lambda w: (-len(w), w),
-    )
-    if not terms:
-        return None
-    named = "|".join(map(re.escape, terms))
-    return re.compile(
-        rf"(?:{named})[”」』\"]?(?:指|即|就是|是指|称为|称作|的意思是)|(?:称为|称作|所谓|叫做)[“「『\"]?(?:{named})"
-    )
 
 
 def _document_counts(kb: KnowledgeBase, terms: list[str]) -> dict[str, int]:
