@@ -25,6 +25,7 @@ from retrieval import SETS, score
 PARTS: dict[str, dict[str, object]] = {
     "fusion with pairs": {"FUSE": False},
     "pairs: asked column": {"PAIR_COLUMNS": "grams"},
+    "pairs: common ones left out": {"PAIR_SHARE_MAX": 1.0},
     "rule after example": {"EXAMPLE_TOP": 0},
     "kind prior": {"KIND_PRIOR": {}},
     "heading prior": {"HEADING_PRIOR": 1.0},

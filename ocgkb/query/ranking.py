@@ -99,6 +99,7 @@ ANSWER_TYPE_BONUS = 0.08
 # which meets slang and English the vocabulary lacks.
 FUSE = True
 FUSION_K, PAIR_SHARE = 60, 0.5
+PAIR_SHARE_MAX = 0.25
 PAIR_COLUMNS, PAIR_WEIGHTS = "grams asked", ", 0, 1, 0, 1"
 # An example among the first EXAMPLE_TOP answers is followed by its rule.
 EXAMPLE_TOP = 3
@@ -198,7 +199,11 @@ def search(
     said = plan.words + plan.inner + plan.expansions
     novel_grams = [g for g in plan.grams if not any(g in w for w in said)]
     found = _best_by_fts(kb, _selective(kb, said + novel_grams, counts), where, params)
-    pairs = _best_by_fts(kb, _pair_terms(plan), where, params, PAIR_COLUMNS, PAIR_WEIGHTS) if FUSE else []
+    pairs = (
+        _best_by_fts(kb, _pair_terms(kb, plan, counts), where, params, PAIR_COLUMNS, PAIR_WEIGHTS)
+        if FUSE
+        else []
+    )
     candidates = _candidates(kb, list(dict.fromkeys(found + pairs)))
     if not candidates:
         return []
@@ -291,9 +296,13 @@ def _rules_after_examples(
     return order
 
 
-def _pair_terms(plan: QueryPlan) -> list[str]:
-    """What the second ranking looks for: the question's character pairs and its Latin words."""
-    return plan.grams + [w for w in latin_words(plan.text) if w not in STOPWORDS]
+def _pair_terms(kb: KnowledgeBase, plan: QueryPlan, counts: dict[str, int]) -> list[str]:
+    """What the second ranking looks for: the question's character pairs and its
+    Latin words, but those in more than PAIR_SHARE_MAX of the passages (的效, 效果):
+    every passage they match is scored, for almost nothing."""
+    terms = plan.grams + [w for w in latin_words(plan.text) if w not in STOPWORDS]
+    kept = [t for t in terms if counts.get(t, 0) <= PAIR_SHARE_MAX * kb.passage_count]
+    return kept or terms
 
 
 def _fused(ranked: list[str], pairs: list[str]) -> list[str]:
