@@ -85,7 +85,7 @@ def test_a_rule_clause_outranks_loose_text_that_only_repeats_it(kb):
     def candidate(pid: str, doc: str, kind: str, words: str) -> Candidate:
         tokens = words.split()
         fields = ((Counter(tokens), len(tokens)), (Counter(), 0), (Counter(), 0), (Counter(), 0))
-        return Candidate(pid, doc, kind, None, None, words, fields, {}, frozenset())
+        return Candidate(pid, doc, kind, None, None, words, fields, {})
 
     plan = plan_query(kb, "一副卡组里同名的卡可以放几张")
     said = " ".join(plan.words)

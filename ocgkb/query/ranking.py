@@ -6,7 +6,7 @@
    cost the most and tell the least), and separately over its expansions.
 3. Each candidate is scored by BM25 over *all* the terms, computed here on its
    text, its bigrams and its section title or topic; a passage that says more
-   of what was asked, is about the concepts and cards the question names, or
+   of what was asked, is about the concepts the question names, or
    states a number when a number is asked for, gains; a rule clause outranks a
    loose paragraph; a near-twin of another passage is merged into it.
 4. That ranking is fused (reciprocal rank fusion) with a plainer one, FTS5's
@@ -17,6 +17,7 @@
 from __future__ import annotations
 
 import datetime as dt
+import itertools
 import json
 import math
 import re
@@ -43,10 +44,9 @@ KIND_PRIOR = {"clause": 1.0, "subitem": 0.93, "ruling": 0.95, "example": 0.85, "
 # A short line ending in a colon introduces a list: the items answer, not it.
 HEADING_LENGTH, HEADING_PRIOR = 20, 0.5
 CONCEPT_BONUS = 0.18
-CARD_BONUS = 0.15
-# A passage about a card the question names gains only when it also says this
-# share of the question's other words (weighted by rarity).
-CARD_COVERAGE = 0.3
+# (A bonus for naming a card the question names, even only for a passage that
+# also says the question's other words, won nothing on any question set: the
+# card's name is a word of the question, found like the others.)
 # A shorter word inside one the question said (装备 in 装备卡) is the same idea
 # again: it helps to find a passage, not to count twice.
 INNER_WEIGHT = 0.15
@@ -100,7 +100,8 @@ ANSWER_TYPE_BONUS = 0.08
 FUSE = True
 FUSION_K, PAIR_SHARE = 60, 0.5
 PAIR_SHARE_MAX = 0.25
-PAIR_COLUMNS, PAIR_WEIGHTS = "grams asked", ", 0, 1, 0, 1"
+PAIR_CARDS = True  # and the cards it names, whole, in the words column
+PAIR_COLUMNS, PAIR_WEIGHTS = "grams asked", ", 1, 1, 0, 1"
 # An example among the first EXAMPLE_TOP answers is followed by its rule.
 EXAMPLE_TOP = 3
 
@@ -199,11 +200,14 @@ def search(
     said = plan.words + plan.inner + plan.expansions
     novel_grams = [g for g in plan.grams if not any(g in w for w in said)]
     found = _best_by_fts(kb, _selective(kb, said + novel_grams, counts), where, params)
-    pairs = (
-        _best_by_fts(kb, _pair_terms(kb, plan, counts), where, params, PAIR_COLUMNS, PAIR_WEIGHTS)
-        if FUSE
-        else []
-    )
+    pairs = []
+    if FUSE:
+        # The cards the question names are sought whole (增殖的g) in the passages' words.
+        names = [card_token(squash(kb.normalize(c))) for c in plan.cards] if PAIR_CARDS else []
+        names = [t for t in names if t in plan.words]
+        pairs = _best_by_fts(
+            kb, _pair_terms(kb, plan, counts), where, params, PAIR_COLUMNS, PAIR_WEIGHTS, names
+        )
     candidates = _candidates(kb, list(dict.fromkeys(found + pairs)))
     if not candidates:
         return []
@@ -223,7 +227,9 @@ def search(
         order = _fused(order, [twin[c.id] for c in _read_candidates(kb, pairs).values()])
     if EXAMPLE_TOP:
         order = _rules_after_examples(kb, order, candidates, scored, where, params)
-    ranked = [(pid, scored[pid]) for pid in order[:limit]]
+    # A hit's score is its own, capped by the one above it: the order is the fused one.
+    shown = order[:limit]
+    ranked = list(zip(shown, itertools.accumulate((scored[pid] for pid in shown), min), strict=True))
     hits = _hits(kb, ranked, merged)
     _mark_weak(plan, hits, candidates)
     return hits
@@ -240,9 +246,6 @@ def _scores(
     answers_count = _count_pattern(plan.text)
     answer_shapes = [shape for asked, shape in ANSWER_TYPES if asked.search(plan.text)]
     coverage_weights = _coverage_weights(kb, plan.words, counts)
-    # The question's words beside the names of the cards it names.
-    names = [card_token(squash(kb.normalize(c))) for c in plan.cards]
-    beside_cards = {w: v for w, v in coverage_weights.items() if not any(w in n for n in names)}
     scores = {}
     for pid, passage in candidates.items():
         score = relevance[pid] / best * KIND_PRIOR.get(passage.kind, 0.8)
@@ -253,9 +256,6 @@ def _scores(
             if cid in passage.concepts:
                 strength = 1.0 if passage.concepts[cid] == "text" else 0.5
                 score += CONCEPT_BONUS * strength / len(plan.concepts)
-        if plan.cards and not passage.cards.isdisjoint(plan.cards):
-            if _coverage(beside_cards, passage.body) >= CARD_COVERAGE:
-                score += CARD_BONUS
         if answers_count and answers_count.search(passage.body):
             score += COUNT_BONUS
         score += ANSWER_TYPE_BONUS * sum(1 for shape in answer_shapes if shape.search(passage.body))
@@ -374,7 +374,13 @@ def _candidates(kb: KnowledgeBase, rowids: list[int]) -> dict[str, Candidate]:
 
 
 def _best_by_fts(
-    kb: KnowledgeBase, terms: list[str], where: str, params: list, columns: str = "", weights: str = ""
+    kb: KnowledgeBase,
+    terms: list[str],
+    where: str,
+    params: list,
+    columns: str = "",
+    weights: str = "",
+    names: list[str] | None = None,
 ) -> list[int]:
     """The rowids of the CANDIDATES best passages for some terms by FTS5's BM25
     (over some columns, with some column weights, when given)."""
@@ -384,6 +390,8 @@ def _best_by_fts(
     match = " OR ".join('"' + t.replace('"', '""') + '"' for t in terms)
     if columns:
         match = f"{{{columns}}} : ({match})"
+    if names:  # sought in the words column only
+        match = " OR ".join([match, *('words : "' + t.replace('"', '""') + '"' for t in names)])
     rank = f"bm25(passage_fts{weights})"
     if where:
         sql = f"""
@@ -411,7 +419,6 @@ class Candidate:
     # (token counts, number of tokens) of the words, grams, context and asked fields
     fields: tuple[tuple[Counter, int], ...]
     concepts: dict[str, str]  # concept → how it is tagged ("text" or weaker)
-    cards: frozenset[str]
 
     @property
     def loose(self) -> bool:
@@ -440,7 +447,7 @@ def warm(kb: KnowledgeBase) -> int:
 
 
 def _read_candidates(kb: KnowledgeBase, rowids: list[int]) -> dict[int, Candidate]:
-    """Candidates by rowid: those not yet read in this process in three queries."""
+    """Candidates by rowid: those not yet read in this process in two queries."""
     cache = kb.candidates
     missing = [r for r in rowids if r not in cache]
     if missing:
@@ -452,7 +459,6 @@ def _read_candidates(kb: KnowledgeBase, rowids: list[int]) -> dict[int, Candidat
         )
         ids = [r["id"] for r in rows]
         tags = _concept_tags(kb, ids)
-        cards = _card_tags(kb, ids)
         for r in rows:
             fields = tuple(
                 (Counter(tokens), len(tokens))
@@ -467,7 +473,6 @@ def _read_candidates(kb: KnowledgeBase, rowids: list[int]) -> dict[int, Candidat
                 r["search_text"],
                 fields,
                 tags.get(r["id"], {}),
-                frozenset(cards.get(r["id"], ())),
             )
     return {r: cache[r] for r in rowids if r in cache}
 
@@ -597,14 +602,6 @@ def _concept_tags(kb: KnowledgeBase, ids: list[str]) -> dict[str, dict[str, str]
     ):
         tags.setdefault(row[0], {})[row[1]] = row[2]
     return tags
-
-
-def _card_tags(kb: KnowledgeBase, ids: list[str]) -> dict[str, set[str]]:
-    marks = ",".join("?" * len(ids))
-    cards: dict[str, set[str]] = {}
-    for row in kb.query(f"SELECT passage_id, card FROM passage_cards WHERE passage_id IN ({marks})", ids):
-        cards.setdefault(row[0], set()).add(row[1])
-    return cards
 
 
 def passage_hit(kb: KnowledgeBase, pid: str, score: float = 0.0) -> Hit:
