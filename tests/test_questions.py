@@ -2,12 +2,8 @@
 
 from __future__ import annotations
 
-import random
-
 import pytest
 import yaml
-
-from ocgkb.query.ranking import search
 
 from conftest import KB
 
@@ -40,50 +36,55 @@ def test_the_questions_are_indexed_with_their_passage(db):
     assert row["asked"] and "cost" in row["asked"].split()
 
 
-@pytest.mark.parametrize("seed", range(3))
-def test_a_curated_question_finds_its_passage(kb, seed):
-    """The mechanism, not a tuned answer: a sample of the file's own English
-    questions (the passages are Chinese) finds its passage among the first five."""
-    pairs = [(pid, q) for pid, qs in curated().items() for q in qs if q.isascii()]
-    sample = random.Random(seed).sample(pairs, 20)
-    found = sum(pid in {h.id for h in search(kb, q, limit=5)} for pid, q in sample)
-    assert found >= 12, found
+# Similarity (rapidfuzz ratio over letters and digits) at which a curated question
+# counts as a copy of an evaluation question: at 90 rewordings of one or two
+# characters passed.
+COPY_RATIO = 85
 
 
-def test_no_curated_question_repeats_an_evaluation_question():
-    """The question sets in benchmarks/ (and ../shared/eval) measure retrieval; a
-    curated question that repeats one of them would measure nothing."""
+def evaluation_questions() -> list[tuple[str, str, str]]:
+    """(file, id, question) of every question set in benchmarks/questions/ and the dev set."""
     import json
+
+    from conftest import ROOT
+
+    files = [
+        *sorted((ROOT / "benchmarks" / "questions").glob("*.jsonl")),
+        ROOT.parent / "shared/eval/dev_questions.jsonl",
+    ]
+    return [
+        (path.name, str(row.get("id")), row["q"])
+        for path in files
+        if path.is_file()
+        for row in map(json.loads, filter(str.strip, path.read_text(encoding="utf-8").splitlines()))
+        if "q" in row
+    ]
+
+
+@pytest.mark.xfail(
+    strict=True,
+    reason="kb/questions holds questions within ratio 85 of evaluation questions (issue 18 §4);"
+    " remove this mark once they are reworded or removed",
+)
+def test_no_curated_question_repeats_an_evaluation_question():
+    """The question sets in benchmarks/ (and the dev set) measure retrieval; a
+    curated question that repeats one of them would measure nothing. A failure
+    names the evaluation question by file and id and the curated one by passage,
+    never their text: the blind sets are read by their totals only."""
     import re
 
     from rapidfuzz import fuzz, process
 
-    from conftest import ROOT
-
     def squashed(text: str) -> str:
         return re.sub(r"[\s\W_]+", "", text.lower())
 
-    curated_forms = [squashed(q) for questions in curated().values() for q in questions]
-    # The abstention sets (abstain_*.jsonl) measure whether `ask` says the texts do
-    # not answer, not retrieval; three answerables of abstain_calibrate.jsonl repeat
-    # curated questions (cost本身会被无效吗…), which issue 18's report flags.
-    files = [
-        *(
-            p
-            for p in (ROOT / "benchmarks" / "questions").glob("*.jsonl")
-            if not p.name.startswith("abstain_")
-        ),
-        ROOT.parent / "shared/eval/dev_questions.jsonl",
-    ]
-    asked = [
-        json.loads(line)["q"]
-        for path in files
-        if path.is_file()
-        for line in path.read_text(encoding="utf-8").splitlines()
-        if line.strip() and "expect" in json.loads(line)
-    ]
-    assert len(asked) >= 400
-    repeats = [
-        q for q in asked if process.extractOne(squashed(q), curated_forms, scorer=fuzz.ratio, score_cutoff=90)
-    ]
-    assert not repeats, repeats[:5]
+    owners = [pid for pid, questions in curated().items() for _ in questions]
+    forms = [squashed(q) for questions in curated().values() for q in questions]
+    asked = evaluation_questions()
+    assert len(asked) >= 800
+    repeats = []
+    for file, qid, question in asked:
+        match = process.extractOne(squashed(question), forms, scorer=fuzz.ratio, score_cutoff=COPY_RATIO)
+        if match:
+            repeats.append(f"{file}:{qid} ~ curated for {owners[match[2]]}")
+    assert not repeats, f"{len(repeats)} copies: {repeats}"

@@ -1,4 +1,11 @@
-"""Retrieval on the real corpus: segmentation, expansion, card lookup, ranking."""
+"""Retrieval on the real corpus: segmentation, expansion, card lookup, ranking.
+
+The questions here are the tests' own, never those of an evaluation set
+(benchmarks/questions/, ../shared/eval): a test that passes on the questions
+used to measure would measure nothing."""
+
+import json
+import re
 
 import pytest
 
@@ -15,8 +22,8 @@ def texts(kb, question, limit=5, **filters):
 @pytest.mark.parametrize(
     "question, expected",
     [
-        ("cost算不算卡片的效果", "cost不视为卡片效果"),
-        ("开局每个人有多少基本分", "决斗开始时双方都持有8000基本分"),
+        ("支付的cost算是卡的效果吗", "cost不视为卡片效果"),
+        ("一局开始时每位玩家的基本分是多少", "决斗开始时双方都持有8000基本分"),
         ("怪兽被解放算破坏吗", "被解放的怪兽不视为破坏"),
         ("伤害步骤里能发动什么样的卡", "伤害步骤"),
         ("两只攻击力都是0的怪兽战斗会怎样", "双方攻击力为0的攻击表示怪兽进行战斗的场合"),
@@ -62,8 +69,8 @@ def test_card_names_survive_segmentation_whole(kb):
     assert "No.41 泥睡魔兽 睡梦貘" in plan.cards
     assert "no41泥睡魔兽睡梦貘" in plan.words
     hits = search(kb, "暗黑界的龙神 格拉法被丢弃", limit=5)
-    assert len(hits) >= 3, [h.id for h in hits]
-    assert all("暗黑界的龙神 格拉法" in h.cards for h in hits[:3])
+    naming = [h for h in hits if "暗黑界的龙神 格拉法" in h.cards]
+    assert hits and hits[0] in naming and len(naming) >= 3, [h.id for h in hits]
 
 
 def test_bigrams_cover_lone_characters():
@@ -78,9 +85,9 @@ def test_a_rule_clause_outranks_loose_text_that_only_repeats_it(kb):
     def candidate(pid: str, doc: str, kind: str, words: str) -> Candidate:
         tokens = words.split()
         fields = ((Counter(tokens), len(tokens)), (Counter(), 0), (Counter(), 0), (Counter(), 0))
-        return Candidate(pid, doc, kind, None, None, words, fields, {}, frozenset())
+        return Candidate(pid, doc, kind, None, None, words, fields, {})
 
-    plan = plan_query(kb, "同名卡最多能放几张")
+    plan = plan_query(kb, "一副卡组里同名的卡可以放几张")
     said = " ".join(plan.words)
     candidates = {
         "clause": candidate("clause", "rulebook", "clause", said),
@@ -93,14 +100,14 @@ def test_a_rule_clause_outranks_loose_text_that_only_repeats_it(kb):
     assert scored["clause"] > scored["wiki"] and scored["clause"] > scored["bullet"]
     assert scored["ruling"] == 1.0  # a dated ruling's sub-rule is a rule, not a retelling
     # On the real texts the clause is among the first answers.
-    hits = search(kb, "同名卡最多能放几张", limit=5)
+    hits = search(kb, "一副卡组里同名的卡可以放几张", limit=5)
     assert "1.2.1/5" in [h.id for h in hits]
 
 
 def test_near_twins_are_shown_once(kb, db):
     twins = db.execute("SELECT id, dup_of FROM passages WHERE dup_of IS NOT NULL").fetchall()
     assert len(twins) > 20
-    hits = search(kb, "连锁的基本处理方法是逆算", limit=10)
+    hits = search(kb, "连锁是按什么顺序处理的", limit=10)
     shown = [h.id for h in hits]
     assert shown and len(shown) == len(set(shown))
     assert not any(h.id in {t["id"] for t in twins} for h in hits)
@@ -141,3 +148,45 @@ def test_filters_narrow_the_candidates_not_just_the_page(kb):
     assert hits and all(h.section == "6.3.4.2.1" for h in hits)
     hits = search(kb, "效果", Filters(kind="note"), limit=5)
     assert hits and all(h.kind == "note" for h in hits)
+
+
+def test_an_example_is_followed_by_its_rule(kb):
+    hits = search(kb, "暗黑界的龙神 格拉法被丢弃", limit=5)
+    ids = [h.id for h in hits]
+    for i, hit in enumerate(hits[:3]):
+        if hit.kind == "example" and hit.parent:
+            assert hit.parent in ids[: i + 2], ids
+
+
+def test_a_heading_that_introduces_a_list_is_not_the_answer(kb):
+    hits = search(kb, "What Spell Speeds can a Spell Speed 3 effect be chained to?", limit=5)
+    assert not any(h.text.rstrip().endswith(("：", ":")) and len(h.text) <= 20 for h in hits[:3])
+
+
+# Floors a few points under what the ranking scores on a blind set (written by
+# someone who read only the source texts): a broken ranking falls through them.
+# Only the totals are compared, and only they are shown on failure.
+BLIND_FLOORS = [
+    ("blind2_zh.jsonl", 0.80, 0.92),  # scored 0.850 / 0.958 (issue 18)
+    ("blind3_zh.jsonl", 0.72, 0.94),  # scored 0.754 / 0.977
+    ("blind2_en.jsonl", 0.60, 0.80),  # scored 0.675 / 0.875
+]
+
+
+@pytest.mark.parametrize("name, floor_at_1, floor_at_5", BLIND_FLOORS)
+def test_ranking_keeps_its_recall_on_a_blind_set(kb, name, floor_at_1, floor_at_5):
+    from conftest import ROOT
+
+    def squashed(text: str) -> str:
+        return re.sub(r"\s+", "", text or "").replace("•", "·").replace("・", "·")
+
+    path = ROOT / "benchmarks" / "questions" / name
+    rows = [json.loads(line) for line in path.read_text(encoding="utf-8").splitlines() if line.strip()]
+    ranks = []
+    for row in rows:
+        wanted = [squashed(e) for e in row["expect"]]
+        texts = [squashed(h.text) for h in search(kb, row["q"], limit=5)]
+        ranks.append(next((i for i, t in enumerate(texts, 1) if any(w in t for w in wanted)), None))
+    at_1 = sum(r == 1 for r in ranks) / len(rows)
+    at_5 = sum(r is not None for r in ranks) / len(rows)
+    assert at_1 >= floor_at_1 and at_5 >= floor_at_5, f"R@1 {at_1:.3f}, R@5 {at_5:.3f}"

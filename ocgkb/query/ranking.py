@@ -6,15 +6,18 @@
    cost the most and tell the least), and separately over its expansions.
 3. Each candidate is scored by BM25 over *all* the terms, computed here on its
    text, its bigrams and its section title or topic; a passage that says more
-   of what was asked, is about the concepts and cards the question names, or
+   of what was asked, is about the concepts the question names, or
    states a number when a number is asked for, gains; a rule clause outranks a
-   loose paragraph; a clause whose example matches rises with it; a near-twin of
-   another passage is merged into it.
+   loose paragraph; a near-twin of another passage is merged into it.
+4. That ranking is fused (reciprocal rank fusion) with a plainer one, FTS5's
+   BM25 over the character pairs of each passage and of the curated questions it
+   answers; an example among the first answers is followed by its rule.
 """
 
 from __future__ import annotations
 
 import datetime as dt
+import itertools
 import json
 import math
 import re
@@ -25,6 +28,9 @@ from dataclasses import dataclass, field
 from ocgkb import UsageError
 from ocgkb.query.plan import QueryError, QueryPlan, plan_query
 from ocgkb.store.database import KnowledgeBase, like_literal
+from ocgkb.text.names import card_token
+from ocgkb.text.normalize import squash
+from ocgkb.text.tokenize import STOPWORDS, latin_words
 
 CANDIDATES = 30  # passages ranked in full per question; the tuned sets score the same with 40
 # BM25 weights of where a term is found: the passage's words, its bigrams, its title.
@@ -35,8 +41,12 @@ ASKED_GRAM_WEIGHT = 0.7  # their character pairs: slang the vocabulary lacks sti
 BM25_K1, BM25_B = 1.2, 0.75
 PASSAGE_KINDS = ("clause", "subitem", "example", "ruling", "note", "paragraph")
 KIND_PRIOR = {"clause": 1.0, "subitem": 0.93, "ruling": 0.95, "example": 0.85, "note": 0.85, "paragraph": 0.8}
+# A short line ending in a colon introduces a list: the items answer, not it.
+HEADING_LENGTH, HEADING_PRIOR = 20, 0.5
 CONCEPT_BONUS = 0.18
-CARD_BONUS = 0.15
+# (A bonus for naming a card the question names, even only for a passage that
+# also says the question's other words, won nothing on any question set: the
+# card's name is a word of the question, found like the others.)
 # A shorter word inside one the question said (装备 in 装备卡) is the same idea
 # again: it helps to find a passage, not to count twice.
 INNER_WEIGHT = 0.15
@@ -45,8 +55,6 @@ EXPANSION_WEIGHT = 0.35
 # BM25 over OR-ed words favours one rare word; a passage that says more of what
 # was asked (weighted by rarity) is the better answer.
 COVERAGE_WEIGHT = 0.25
-# A matching example lifts its clause to this share of its own score.
-PARENT_LIFT = 0.9
 # Terms in more passages than MAX_POSTINGS, or than MAX_SHARE of them, are left
 # out of the candidate lookup: they cost the most and weigh the least (they still
 # count in scoring). 效果 is in 60% of passages.
@@ -60,14 +68,14 @@ REPEAT_MARGIN = 0.8
 # the phase/chain guide); the rulebook and the dated rulings state them.
 LOOSE_DOCS = ("masterrule", "tournament", "guide")
 # Answer types. A question that asks how many (几张, 多少, 上限) is answered by a
-# passage that states a number of the thing asked about (几张 → 15张); one that
-# asks what something is (是什么, 区别) by a passage that defines a term it names
-# (X指…, X即…, 称为X, X就是…).
-COUNT_QUESTION = re.compile(r"几\s*([张只次个回局星速点分秒])|多少|上限|下限|最多|最少|至多|至少")
+# passage that states a number of the thing asked about (几张 → 15张). (A bonus
+# for a passage defining a term a what-is question names won nothing on any
+# question set, nor did lifting a clause to its matching example: both are gone.)
+COUNT_QUESTION = re.compile(
+    r"几\s*([张只次个回局星速点分秒])|多少|上限|下限|最多|最少|至多|至少|how (?:many|much|often|long)|maximum|minimum"
+)
 COUNTERS = "张只次个回合局分钟秒星速点"
 COUNT_BONUS = 0.12
-DEFINITION_QUESTION = re.compile(r"是什么|什么是|什么意思|指什么|是指|的区别|什么区别|有什么不同|不同在|定义")
-DEFINITION_BONUS = 0.2
 # Who decides (谁说了算, 由谁决定) is answered by a passage that says who decides or
 # chooses; at which step (哪一步, 什么时候, 时机) by one that names a phase, a step or a timing.
 ANSWER_TYPES = (
@@ -85,6 +93,17 @@ ANSWER_TYPES = (
     ),
 )
 ANSWER_TYPE_BONUS = 0.08
+# The ranking above is fused (reciprocal rank fusion, FUSION_K) with a plainer
+# one that counts PAIR_SHARE as much: FTS5's BM25 over the character pairs of the
+# passage's text and of the curated questions it answers (their columns, weighted),
+# which meets slang and English the vocabulary lacks.
+FUSE = True
+FUSION_K, PAIR_SHARE = 60, 0.5
+PAIR_SHARE_MAX = 0.25
+PAIR_CARDS = True  # and the cards it names, whole, in the words column
+PAIR_COLUMNS, PAIR_WEIGHTS = "grams asked", ", 1, 1, 0, 1"
+# An example among the first EXAMPLE_TOP answers is followed by its rule.
+EXAMPLE_TOP = 3
 
 __all__ = ["Filters", "Hit", "QueryError", "parse_date", "passage_hit", "plan_query", "search"]
 
@@ -181,45 +200,120 @@ def search(
     # Bigrams inside a word already sought add cost, not candidates.
     said = plan.words + plan.inner + plan.expansions
     novel_grams = [g for g in plan.grams if not any(g in w for w in said)]
-    candidates = _candidates(kb, _selective(kb, said + novel_grams, counts), where, params)
+    found = _best_by_fts(kb, _selective(kb, said + novel_grams, counts), where, params)
+    pairs = []
+    if FUSE:
+        # The cards the question names are sought whole (增殖的g) in the passages' words.
+        names = [card_token(squash(kb.normalize(c))) for c in plan.cards] if PAIR_CARDS else []
+        names = [t for t in names if t in plan.words]
+        pairs = _best_by_fts(
+            kb, _pair_terms(kb, plan, counts), where, params, PAIR_COLUMNS, PAIR_WEIGHTS, names
+        )
+    candidates = _candidates(kb, list(dict.fromkeys(found + pairs)))
     if not candidates:
         return []
+    own = _scores(kb, plan, candidates, counts)
+    # A near-twin counts for the passage it repeats, shown once.
+    twins_allowed = _passing(kb, {c.dup_of for c in candidates.values() if c.dup_of}, where, params)
+    twin = {pid: c.dup_of if c.dup_of in twins_allowed else pid for pid, c in candidates.items()}
+    scored: dict[str, float] = {}
+    merged: dict[str, list[str]] = {}
+    for pid, score in own.items():
+        if twin[pid] != pid:
+            merged.setdefault(twin[pid], []).append(pid)
+        scored[twin[pid]] = max(scored.get(twin[pid], 0.0), score)
+    _rules_before_repeats(plan, candidates, scored)
+    order = sorted(scored, key=lambda pid: (-scored[pid], pid))
+    if FUSE:
+        order = _fused(order, [twin[c.id] for c in _read_candidates(kb, pairs).values()])
+    if EXAMPLE_TOP:
+        order = _rules_after_examples(kb, order, candidates, scored, where, params)
+    # A hit's score is its own, capped by the one above it: the order is the fused one.
+    shown = order[:limit]
+    ranked = list(zip(shown, itertools.accumulate((scored[pid] for pid in shown), min), strict=True))
+    hits = _hits(kb, ranked, merged)
+    _mark_weak(kb, plan, hits, candidates, counts)
+    return hits
+
+
+def _scores(
+    kb: KnowledgeBase, plan: QueryPlan, candidates: dict[str, Candidate], counts: dict[str, int]
+) -> dict[str, float]:
+    """Each candidate's score: its BM25 over all the question's terms against the
+    best one's, by its kind and by how much of the question it says, with a bonus
+    for each sign that it answers what was asked."""
     relevance = _bm25(kb, plan, candidates, counts)
     best = max(relevance.values()) or 1.0
     answers_count = _count_pattern(plan.text)
-    answers_definition = _definition_pattern(plan)
     answer_shapes = [shape for asked, shape in ANSWER_TYPES if asked.search(plan.text)]
     coverage_weights = _coverage_weights(kb, plan.words, counts)
-    twins_allowed = _passing(kb, {c.dup_of for c in candidates.values() if c.dup_of}, where, params)
-    scored: dict[str, float] = {}
-    merged: dict[str, list[str]] = {}
+    scores = {}
     for pid, passage in candidates.items():
         score = relevance[pid] / best * KIND_PRIOR.get(passage.kind, 0.8)
+        if passage.heading:
+            score *= HEADING_PRIOR
         score *= 1 - COVERAGE_WEIGHT + COVERAGE_WEIGHT * _coverage(coverage_weights, passage.body)
         for cid in plan.concepts:
             if cid in passage.concepts:
                 strength = 1.0 if passage.concepts[cid] == "text" else 0.5
                 score += CONCEPT_BONUS * strength / len(plan.concepts)
-        if plan.cards and not passage.cards.isdisjoint(plan.cards):
-            score += CARD_BONUS
         if answers_count and answers_count.search(passage.body):
             score += COUNT_BONUS
-        if answers_definition and answers_definition.search(passage.body):
-            score += DEFINITION_BONUS
         score += ANSWER_TYPE_BONUS * sum(1 for shape in answer_shapes if shape.search(passage.body))
-        # A near-twin counts for the passage it repeats, shown once.
-        target = passage.dup_of if passage.dup_of in twins_allowed else pid
-        if target != pid:
-            merged.setdefault(target, []).append(pid)
-        scored[target] = max(scored.get(target, 0.0), score)
-    for pid, passage in candidates.items():
-        if passage.kind in ("example", "subitem") and passage.parent in scored and pid in scored:
-            scored[passage.parent] = max(scored[passage.parent], scored[pid] * PARENT_LIFT)
-    _rules_before_repeats(plan, candidates, scored)
-    ranked = sorted(scored.items(), key=lambda item: (-item[1], item[0]))[:limit]
-    hits = _hits(kb, ranked, merged)
-    _mark_weak(kb, plan, hits, candidates, counts)
-    return hits
+        scores[pid] = score
+    return scores
+
+
+def _rules_after_examples(
+    kb: KnowledgeBase,
+    order: list[str],
+    candidates: dict[str, Candidate],
+    scored: dict[str, float],
+    where: str,
+    params: list,
+) -> list[str]:
+    """An example among the first EXAMPLE_TOP is followed by the rule it illustrates."""
+    examples = [
+        pid
+        for pid in order[:EXAMPLE_TOP]
+        if pid in candidates and candidates[pid].kind == "example" and candidates[pid].parent
+    ]
+    wanted = {candidates[pid].parent for pid in examples} - candidates.keys()
+    if wanted:
+        marks = ",".join("?" * len(wanted))
+        rows = kb.query(
+            f"SELECT p.rowid FROM passages p WHERE p.id IN ({marks}) {where}", (*sorted(wanted), *params)
+        )
+        candidates.update(_candidates(kb, [r[0] for r in rows]))
+    order = list(order)
+    for pid in examples:
+        rule = candidates[pid].parent
+        if rule not in candidates or rule in order[: order.index(pid)]:
+            continue
+        if rule in order:
+            order.remove(rule)
+        order.insert(order.index(pid) + 1, rule)
+        scored.setdefault(rule, scored[pid])
+    return order
+
+
+def _pair_terms(kb: KnowledgeBase, plan: QueryPlan, counts: dict[str, int]) -> list[str]:
+    """What the second ranking looks for: the question's character pairs and its
+    Latin words, but those in more than PAIR_SHARE_MAX of the passages (的效, 效果):
+    every passage they match is scored, for almost nothing."""
+    terms = plan.grams + [w for w in latin_words(plan.text) if w not in STOPWORDS]
+    kept = [t for t in terms if counts.get(t, 0) <= PAIR_SHARE_MAX * kb.passage_count]
+    return kept or terms
+
+
+def _fused(ranked: list[str], pairs: list[str]) -> list[str]:
+    """Reciprocal rank fusion: a passage scores 1/(FUSION_K + its rank) in the
+    full ranking, and PAIR_SHARE of that in the character-pair ranking."""
+    total: dict[str, float] = {}
+    for share, ranking in ((1.0, ranked), (PAIR_SHARE, pairs)):
+        for rank, pid in enumerate(dict.fromkeys(ranking), 1):
+            total[pid] = total.get(pid, 0.0) + share / (FUSION_K + rank)
+    return sorted(total, key=lambda pid: (-total[pid], pid))
 
 
 def _mark_weak(
@@ -255,24 +349,9 @@ def _count_pattern(text: str) -> re.Pattern[str] | None:
     match = COUNT_QUESTION.search(text)
     if not match:
         return None
-    counter = match.group(1) or f"[{COUNTERS}]"
+    # 几个 is any count: 几个祭品 is answered by 2只, 几个回合 by 3回合.
+    counter = match.group(1) if match.group(1) not in (None, "个") else f"[{COUNTERS}]"
     return re.compile(rf"(?:\d+|[一二三四五六七八九十两]+)\s*{counter}")
-
-
-def _definition_pattern(plan: QueryPlan) -> re.Pattern[str] | None:
-    """What a passage answering a what-is question says: one of its terms, defined."""
-    if not DEFINITION_QUESTION.search(plan.text):
-        return None
-    terms = sorted(
-        {w for w in plan.words if len(w) >= 2 and not DEFINITION_QUESTION.search(w)},
-        key=lambda w: (-len(w), w),
-    )
-    if not terms:
-        return None
-    named = "|".join(map(re.escape, terms))
-    return re.compile(
-        rf"(?:{named})(?:指|即|就是|是指|称为|称作|的意思是)|(?:称为|称作|所谓|叫做)(?:{named})"
-    )
 
 
 def _document_counts(kb: KnowledgeBase, terms: list[str]) -> dict[str, int]:
@@ -291,31 +370,42 @@ def _selective(kb: KnowledgeBase, terms: list[str], counts: dict[str, int]) -> l
     return kept
 
 
-def _candidates(kb: KnowledgeBase, terms: list[str], where: str, params: list) -> dict[str, Candidate]:
-    """The best passages for some terms by FTS5's BM25, with what scoring needs."""
+def _candidates(kb: KnowledgeBase, rowids: list[int]) -> dict[str, Candidate]:
+    """What scoring needs of these passages, by id, in the order given."""
+    known = _read_candidates(kb, rowids)
+    return {known[rowid].id: known[rowid] for rowid in rowids if rowid in known}
+
+
+def _best_by_fts(
+    kb: KnowledgeBase,
+    terms: list[str],
+    where: str,
+    params: list,
+    columns: str = "",
+    weights: str = "",
+    names: list[str] | None = None,
+) -> list[int]:
+    """The rowids of the CANDIDATES best passages for some terms by FTS5's BM25
+    (over some columns, with some column weights, when given)."""
     if not terms:
-        return {}
+        return []
     # Every term quoted, so input such as `No.62`, `NOT` or `-` is never FTS5 syntax.
     match = " OR ".join('"' + t.replace('"', '""') + '"' for t in terms)
+    if columns:
+        match = f"{{{columns}}} : ({match})"
+    if names:  # sought in the words column only
+        match = " OR ".join([match, *('words : "' + t.replace('"', '""') + '"' for t in names)])
+    rank = f"bm25(passage_fts{weights})"
     if where:
         sql = f"""
             SELECT p.rowid FROM passage_fts f JOIN passages p ON p.rowid = f.rowid
             WHERE passage_fts MATCH ? {where}
-            ORDER BY bm25(passage_fts) LIMIT {CANDIDATES}
+            ORDER BY {rank} LIMIT {CANDIDATES}
         """
-        best = [r[0] for r in kb.query(sql, (match, *params))]
-    else:
-        # Without filters the index ranks alone: half the time.
-        best = [
-            r[0]
-            for r in kb.query(
-                "SELECT rowid FROM passage_fts WHERE passage_fts MATCH ?"
-                f" ORDER BY bm25(passage_fts) LIMIT {CANDIDATES}",
-                (match,),
-            )
-        ]
-    known = _read_candidates(kb, best)
-    return {known[rowid].id: known[rowid] for rowid in best if rowid in known}
+        return [r[0] for r in kb.query(sql, (match, *params))]
+    # Without filters the index ranks alone: half the time.
+    sql = f"SELECT rowid FROM passage_fts WHERE passage_fts MATCH ? ORDER BY {rank} LIMIT {CANDIDATES}"
+    return [r[0] for r in kb.query(sql, (match,))]
 
 
 @dataclass(frozen=True)
@@ -332,12 +422,16 @@ class Candidate:
     # (token counts, number of tokens) of the words, grams, context and asked fields
     fields: tuple[tuple[Counter, int], ...]
     concepts: dict[str, str]  # concept → how it is tagged ("text" or weaker)
-    cards: frozenset[str]
 
     @property
     def loose(self) -> bool:
         """Text that repeats the rules in its own way (LOOSE_DOCS), not a rule itself."""
         return self.doc in LOOSE_DOCS and self.kind in ("paragraph", "subitem")
+
+    @property
+    def heading(self) -> bool:
+        """A short line that only introduces a list (咒文速度1的例子：), not a rule."""
+        return len(self.body) <= HEADING_LENGTH and self.body.rstrip().endswith((":", "："))
 
     @property
     def own_words(self) -> set[str]:
@@ -356,7 +450,7 @@ def warm(kb: KnowledgeBase) -> int:
 
 
 def _read_candidates(kb: KnowledgeBase, rowids: list[int]) -> dict[int, Candidate]:
-    """Candidates by rowid: those not yet read in this process in three queries."""
+    """Candidates by rowid: those not yet read in this process in two queries."""
     cache = kb.candidates
     missing = [r for r in rowids if r not in cache]
     if missing:
@@ -368,7 +462,6 @@ def _read_candidates(kb: KnowledgeBase, rowids: list[int]) -> dict[int, Candidat
         )
         ids = [r["id"] for r in rows]
         tags = _concept_tags(kb, ids)
-        cards = _card_tags(kb, ids)
         for r in rows:
             fields = tuple(
                 (Counter(tokens), len(tokens))
@@ -383,7 +476,6 @@ def _read_candidates(kb: KnowledgeBase, rowids: list[int]) -> dict[int, Candidat
                 r["search_text"],
                 fields,
                 tags.get(r["id"], {}),
-                frozenset(cards.get(r["id"], ())),
             )
     return {r: cache[r] for r in rowids if r in cache}
 
@@ -513,14 +605,6 @@ def _concept_tags(kb: KnowledgeBase, ids: list[str]) -> dict[str, dict[str, str]
     ):
         tags.setdefault(row[0], {})[row[1]] = row[2]
     return tags
-
-
-def _card_tags(kb: KnowledgeBase, ids: list[str]) -> dict[str, set[str]]:
-    marks = ",".join("?" * len(ids))
-    cards: dict[str, set[str]] = {}
-    for row in kb.query(f"SELECT passage_id, card FROM passage_cards WHERE passage_id IN ({marks})", ids):
-        cards.setdefault(row[0], set()).add(row[1])
-    return cards
 
 
 def passage_hit(kb: KnowledgeBase, pid: str, score: float = 0.0) -> Hit:
