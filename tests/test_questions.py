@@ -61,11 +61,6 @@ def evaluation_questions() -> list[tuple[str, str, str]]:
     ]
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason="kb/questions holds questions within ratio 85 of evaluation questions (issue 18 §4);"
-    " remove this mark once they are reworded or removed",
-)
 def test_no_curated_question_repeats_an_evaluation_question():
     """The question sets in benchmarks/ (and the dev set) measure retrieval; a
     curated question that repeats one of them would measure nothing. A failure
