@@ -107,7 +107,11 @@ def test_a_card_no_passage_mentions_is_recognised_and_reported(cli, cli_json):
     out = cli("ask", ASH).output
     # Whether the texts answer comes first, then the cards the question names.
     assert out.startswith(NOTHING_FITS)
-    assert out.index("No ruling in the texts mentions 「灰流丽」") < out.index("「灰流丽」 Ash Blossom") < out.index("1. ")
+    assert (
+        out.index("No ruling in the texts mentions 「灰流丽」")
+        < out.index("「灰流丽」 Ash Blossom")
+        < out.index("1. ")
+    )
     # The rules of the situation (negating), not the rulings that merely name 增殖的G.
     assert any("无效" in (h["clause"] or h)["text"] for h in view["hits"][:2])
 

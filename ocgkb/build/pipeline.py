@@ -94,6 +94,7 @@ def build(
     parsed = [_parse(doc, inputs.texts[doc.name]) for doc in inputs.documents]
     _check_whole(parsed, inputs.documents)
     passages, sections, search_text = _passages(parsed, inputs, report)
+    inputs.synonyms["outside"] = _not_in_texts(inputs.synonyms["outside"], search_text.values())
     step("names")
     names = collect_mentions(passages, search_text, inputs.rules, inputs.card_index, inputs.normalize)
     _report_cards(names, report)
@@ -562,6 +563,14 @@ def load_questions(kb_dir: Path, passage_ids: set[str], report: BuildReport) -> 
     return asked
 
 
+def _not_in_texts(phrases: list[str], texts) -> list[str]:
+    """The out-of-scope phrases no passage says (a word the texts use is theirs)."""
+    corpus = "\n".join(texts).lower()
+    return [
+        p for p in phrases if not (re.search(rf"\b{re.escape(p)}\b", corpus) if p.isascii() else p in corpus)
+    ]
+
+
 def load_synonyms(kb_dir: Path, normalize: Normalizer) -> dict:
     """kb/synonyms.yaml in search form: `synonyms` (how people ask → the texts'
     words) and `ignore` (question words not worth searching); and kb/glossary.yaml:
@@ -580,6 +589,12 @@ def load_synonyms(kb_dir: Path, normalize: Normalizer) -> dict:
             | {str(w).lower() for w in data.get("ignore_english") or []}
         )
         english = {str(k).lower(): [str(t) for t in v or []] for k, v in glossary.items()}
+        outside = sorted(
+            {
+                " ".join(str(w).lower().split()) if str(w).isascii() else squash(normalize(str(w)))
+                for w in data.get("outside") or []
+            }
+        )
         slang = {
             "verbs": {str(k): [str(t) for t in v or []] for k, v in (data.get("slang_verbs") or {}).items()},
             "before": [str(w) for w in data.get("slang_before") or []],
@@ -588,7 +603,13 @@ def load_synonyms(kb_dir: Path, normalize: Normalizer) -> dict:
     except (AttributeError, TypeError) as exc:
         raise OntologyError(f"cannot read {kb_dir}/synonyms.yaml or glossary.yaml: {exc}") from exc
     # Stored read to use: the query side never lemmatizes the glossary's own keys.
-    return {"synonyms": synonyms, "ignore": ignore, "glossary": Glossary(english).stored(), "slang": slang}
+    return {
+        "synonyms": synonyms,
+        "ignore": ignore,
+        "glossary": Glossary(english).stored(),
+        "slang": slang,
+        "outside": outside,
+    }
 
 
 def _counts(passages, sections, names, dates, ontology, concept_rows, links) -> dict[str, int]:

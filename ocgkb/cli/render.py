@@ -110,7 +110,11 @@ def render_answer(result: dict) -> str:
     head = _cards(result)
     if not hits:
         return "\n".join(
-            [*_status(result), *head, f"Nothing in the texts answers {result['query']!r}. Try other words, or `ocgkb search`."]
+            [
+                *_status(result),
+                *head,
+                f"Nothing in the texts answers {result['query']!r}. Try other words, or `ocgkb search`.",
+            ]
         )
     words = result["plan"]["words"] + result["plan"]["expansions"]
     # A card's status from the lists first, then whether the texts answer, then the cards.

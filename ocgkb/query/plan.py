@@ -178,6 +178,7 @@ def _query_lists(path: str, fingerprint: str) -> dict:
         "ignore": set(lists.get("ignore", [])),
         "glossary": Glossary.from_stored(lists.get("glossary", {})),
         "slang": lists.get("slang", {}),
+        "outside": lists.get("outside", []),
     }
 
 
