@@ -312,9 +312,8 @@ class _TopicReader:
             return
         owner = block.owner
         if owner is not None and owner is self.lead and len(self.paragraph) > 1:
-            owner = _closest(
-                stripped, self.paragraph
-            )  # 例： under several statements: the one it illustrates
+            # 例： under several statements: the one it illustrates.
+            owner = _closest(stripped, self.paragraph)
         passage = self._add(line_no, stripped, block.kind, owner.id if owner else None)
         if block.owner is None:
             self._fallback(passage, "an example or note before any statement of its topic")
