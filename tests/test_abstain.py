@@ -170,12 +170,15 @@ def test_a_status_question_is_answered_from_the_lists_first(cli, cli_json):
     out = cli("ask", "增殖的G现在还是禁卡吗").output
     assert "limited (1 copy) under the OCG list of 2026-07-01" in out
     assert out.index("Forbidden & Limited") < out.index(NOTHING_FITS) < out.index("1. ")
+    # Then the rules on the list, not the rulings that merely name the card.
+    assert "forbidden_limited" in view["hits"][0]["concepts"]
 
 
 def test_is_pot_of_greed_banned(kb):
     view = answer(kb, "is Pot of Greed banned")
     assert view["status"]["cards"][0]["card"] == "强欲之壶"
     assert {s["status"] for s in view["status"]["cards"][0]["statuses"]} == {"forbidden"}
+    assert "forbidden_limited" in view["hits"][0]["concepts"]
 
 
 def test_a_card_name_holding_a_status_word_is_no_status_question(kb):

@@ -34,13 +34,15 @@ def answer(kb: KnowledgeBase, question: str, filters: Filters | None = None, lim
     pool = search(kb, question, filters, limit=max(limit * 4, 20), plan=plan)
     named = named_cards(kb, question)
     verdict = judge(kb, plan, pool, named)
-    if any(not c.in_texts for c in named):
+    asks_status_of = bool(named) and asks_status(question, named)
+    if asks_status_of or any(not c.in_texts for c in named):
+        # The rules that decide it, not the rulings that merely name the card.
         pool = _situation(kb, question, named, filters, limit) or pool
     pool, together = _naming_all_first(pool, [c.name for c in named if c.in_texts])
     notes = verdict.notes + together
     facts = card_facts(kb, [c.name for c in named])
     status = None
-    if named and asks_status(question, named):
+    if asks_status_of:
         from ocgkb.views.status import status_view  # the lists only when asked about
 
         status = status_view(kb, [c.name for c in named])
@@ -57,9 +59,10 @@ def answer(kb: KnowledgeBase, question: str, filters: Filters | None = None, lim
 
 
 def _situation(kb: KnowledgeBase, question: str, named, filters: Filters | None, limit: int) -> list[Hit]:
-    """For a card no ruling mentions, the rules that decide the situation: the
-    question asked again without the names of the cards it names (灰流丽能无效增殖的G吗
-    → the rules on negating), each passage shown as the nearest, not an answer."""
+    """For a card no ruling mentions, or a card's ban-list status, the rules that
+    decide the situation: the question asked again without the names of the cards
+    it names (灰流丽能无效增殖的G吗 → the rules on negating; 增殖的G还是禁卡吗 → the
+    rules on the Forbidden & Limited list), each shown as the nearest, not an answer."""
     situation = without_cards(question, named).strip()
     try:
         hits = search(kb, situation, filters, limit=max(limit * 4, 20))
