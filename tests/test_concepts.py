@@ -184,10 +184,10 @@ def test_a_name_inside_a_word_the_concept_declares_not_in_does_not_tag(tmp_path)
     forms, keys = ontology.stored_forms()
     rows = [
         {
-            "id": cid, "en": "[]", "zh": json.dumps(c.zh), "aliases": "[]", "related": "[]", "sections": "[]",
-            "forms": json.dumps(forms[cid]), "keys": json.dumps(keys[cid]), "not_in": json.dumps(ontology.not_in(cid)),
+            "id": cid, "en": [], "zh": c.zh, "aliases": [], "related": [], "sections": [],
+            "forms": forms[cid], "keys": keys[cid], "not_in": ontology.not_in(cid),
         }
         for cid, c in ontology.concepts.items()
     ]  # fmt: skip
-    stored = Ontology.from_rows(rows, Normalizer())  # dicts read as the store's rows do
+    stored = Ontology.from_rows(rows, Normalizer())  # rows as the store's JSON reads them
     assert stored.tag("选择攻击对象") == [] and stored.tag("为对象") == ["target"]

@@ -159,7 +159,7 @@ def _ontology(path: str, fingerprint: str) -> Ontology:
     from ocgkb.store.database import KnowledgeBase as _KB
 
     kb = _KB(path)
-    ontology = Ontology.from_rows(kb.query("SELECT * FROM concepts ORDER BY id"), kb.normalize)
+    ontology = Ontology.from_stored(kb.query, kb.normalize)
     kb.close()
     return ontology
 

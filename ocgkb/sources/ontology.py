@@ -171,28 +171,31 @@ class Ontology:
 
     @classmethod
     def from_rows(cls, rows, normalize: Normalizer) -> Ontology:
-        """The ontology as a built knowledge base stores it (its `concepts` table)."""
-        import json
-
+        """The ontology as a built knowledge base stores it (its `concepts` table),
+        each row's JSON columns already read (`from_stored` reads them in one go)."""
         concepts = [
             Concept(
-                r["id"],
-                json.loads(r["en"]),
-                json.loads(r["zh"]),
-                json.loads(r["aliases"]),
-                json.loads(r["related"]),
-                json.loads(r["sections"]),
-                json.loads(r["not_in"]) if "not_in" in r.keys() and r["not_in"] else [],
+                r["id"], r["en"], r["zh"], r["aliases"], r["related"], r["sections"], r.get("not_in") or []
             )
             for r in rows
         ]
-        stored = [r for r in rows if "forms" in r.keys() and r["forms"]]
-        if len(stored) == len(rows):
-            forms = {r["id"]: json.loads(r["forms"]) for r in rows}
-            keys = {r["id"]: json.loads(r["keys"]) for r in rows}
+        if all(r.get("forms") for r in rows):
+            forms = {r["id"]: r["forms"] for r in rows}
+            keys = {r["id"]: r["keys"] for r in rows}
             not_in = {c.id: c.not_in for c in concepts if c.not_in}  # stored in search form
             return cls(concepts, normalize, forms, keys, not_in)
         return cls(concepts, normalize)
+
+    @classmethod
+    def from_stored(cls, query, normalize: Normalizer) -> Ontology:
+        """The ontology of a built knowledge base: SQLite gathers the concepts table
+        into one JSON document, read with a single json.loads (not one per cell)."""
+        import json
+
+        fields = ("en", "zh", "aliases", "related", "sections", "forms", "keys", "not_in")
+        pairs = ", ".join(f"'{f}', json(coalesce({f}, 'null'))" for f in fields)
+        sql = f"SELECT json_group_array(json_object('id', id, {pairs})) FROM (SELECT * FROM concepts ORDER BY id)"
+        return cls.from_rows(json.loads(query(sql)[0][0] or "[]"), normalize)
 
 
 # A quotation of card text: 『』 holding a sentence (short ones name a rule: 『失去基本分』).

@@ -47,7 +47,8 @@ class Normalizer:
         # Repairs go first: OpenCC would turn some corruptions (鈳, 鈈) into other
         # real characters (钶, 钚) and hide them.
         text = text.translate(self._repair_table)
-        text = _t2s().convert(text)
+        if not text.isascii():  # English needs no folding, nor OpenCC's start-up
+            text = _t2s().convert(text)
         text = unicodedata.normalize("NFKC", text).lower()
         return text.translate(_DOTS)
 
