@@ -190,3 +190,13 @@ def test_ranking_keeps_its_recall_on_a_blind_set(kb, name, floor_at_1, floor_at_
     at_1 = sum(r == 1 for r in ranks) / len(rows)
     at_5 = sum(r is not None for r in ranks) / len(rows)
     assert at_1 >= floor_at_1 and at_5 >= floor_at_5, f"R@1 {at_1:.3f}, R@5 {at_5:.3f}"
+
+
+def test_english_words_meet_in_their_stem():
+    """The index and a question stem English alike: an inflected question word meets
+    the curated question that says it otherwise."""
+    from ocgkb.text.tokenize import english_stem, latin_words
+
+    assert latin_words("Tributed monsters are destroyed") == latin_words("tribute monster are destroy")
+    assert english_stem("copies") == "copy" and english_stem("chains") == "chain"
+    assert latin_words("does this") == ["does", "this"]  # stop words are left whole

@@ -66,7 +66,27 @@ STOPWORDS = frozenset(
 
 
 def latin_words(text: str) -> list[str]:
-    return LATIN_WORD.findall(text.lower())
+    """The Latin words of a text, lower-case and stemmed (the index and a question
+    alike: "destroyed" meets "destroy", "chains" meets "chain")."""
+    return [w if w in STOPWORDS else english_stem(w) for w in LATIN_WORD.findall(text.lower())]
+
+
+def english_stem(word: str) -> str:
+    """A light stem of an English word: plural and -ed/-ing endings off, a stem of
+    three letters at least (tributed → tribut, tributes → tribut, copies → copy)."""
+    if not word.isalpha() or len(word) <= 4:
+        return word
+    if word.endswith("ies"):
+        return word[:-3] + "y"
+    if word.endswith("ing") and len(word) - 3 >= 3:
+        return word[:-3].rstrip("e")
+    if word.endswith("ed") and len(word) - 2 >= 3:
+        return word[:-2].rstrip("e")
+    if word.endswith("es") and word[-3] in "sxz":
+        return word[:-2]
+    if word.endswith("s") and not word.endswith(("ss", "us", "is")):
+        return word[:-1].rstrip("e")
+    return word.rstrip("e") if len(word) > 4 else word
 
 
 class Segmenter:
