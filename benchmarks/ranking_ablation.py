@@ -24,6 +24,7 @@ from retrieval import SETS, score
 # Each part, and what switching it off sets in ocgkb.query.ranking.
 PARTS: dict[str, dict[str, object]] = {
     "fusion with pairs": {"FUSE": False},
+    "nearest curated question (English)": {"QUESTION_SHARE": 0.0},
     "pairs: asked column": {"PAIR_COLUMNS": "grams"},
     "pairs: common ones left out": {"PAIR_SHARE_MAX": 1.0},
     "pairs: card names": {"PAIR_CARDS": False},

@@ -200,3 +200,22 @@ def test_english_words_meet_in_their_stem():
     assert latin_words("Tributed monsters are destroyed") == latin_words("tribute monster are destroy")
     assert english_stem("copies") == "copy" and english_stem("chains") == "chain"
     assert latin_words("does this") == ["does", "this"]  # stop words are left whole
+
+
+def test_an_english_question_meets_its_nearest_curated_question(kb):
+    """An English question is also ranked by the curated English question it comes
+    nearest to, whole: switched off, the nearest one's passage no longer leads."""
+    from ocgkb.query import ranking
+    from ocgkb.query.plan import plan_query
+
+    question = "Can a Token be sent to the Graveyard as a cost?"
+    plan = plan_query(kb, question)
+    candidates = {
+        c.id: c
+        for c in ranking._read_candidates(kb, [r[0] for r in kb.query("SELECT rowid FROM passages")]).values()
+    }
+    counts = ranking._document_counts(kb, plan.words)
+    nearest = ranking._nearest_question(plan, candidates, counts, kb.passage_count)
+    best = candidates[nearest[0]]
+    assert any({"token", "cost"} <= q for q in best.questions)
+    assert ranking._nearest_question(plan_query(kb, "的"), candidates, counts, kb.passage_count) == []

@@ -516,6 +516,12 @@ def _index_rows(
                 "grams": " ".join(bigrams(text) + latin_words(text)),
                 "context": " ".join(context),
                 "asked": " ".join(question_words),
+                # Each curated question's own words, a line each: a question asked
+                # is compared with each of them whole (ranking's nearest question).
+                "asked_each": "\n".join(
+                    " ".join(sorted({w for w in segmenter.words(normalize(q)) if w not in STOPWORDS}))
+                    for q in asked.get(p.id, [])
+                ),
             }
         )
     return rows, vocabulary

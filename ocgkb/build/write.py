@@ -144,7 +144,10 @@ def _write_passages(db: sqlite_utils.Database, built: Built) -> None:
                 "dup_of": built.dup_of.get(p.id),
                 "flags": json.dumps(p.flags, ensure_ascii=False) if p.flags else None,
                 "source_note": "wiki" if p.doc == "rulings" and has_wiki_source(p.text) else None,
-                **{field: fts_rows[i - 1][field] for field in ("words", "grams", "context", "asked")},
+                **{
+                    field: fts_rows[i - 1][field]
+                    for field in ("words", "grams", "context", "asked", "asked_each")
+                },
             }
             for i, p in enumerate(built.passages, 1)
         ),

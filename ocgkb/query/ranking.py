@@ -30,7 +30,7 @@ from ocgkb.query.plan import QueryError, QueryPlan, plan_query
 from ocgkb.store.database import KnowledgeBase, like_literal
 from ocgkb.text.names import card_token
 from ocgkb.text.normalize import squash
-from ocgkb.text.tokenize import STOPWORDS, latin_words
+from ocgkb.text.tokenize import STOPWORDS, is_cjk, latin_words
 
 CANDIDATES = 30  # passages ranked in full per question; the tuned sets score the same with 40
 # BM25 weights of where a term is found: the passage's words, its bigrams, its title.
@@ -99,6 +99,10 @@ ANSWER_TYPE_BONUS = 0.08
 # which meets slang and English the vocabulary lacks.
 FUSE = True
 FUSION_K, PAIR_SHARE = 60, 0.5
+# The nearest curated question, whole (not pooled with the passage's other
+# questions), counts QUESTION_SHARE; a word it says that the question does not
+# weighs UNSAID_WEIGHT.
+QUESTION_SHARE, UNSAID_WEIGHT = 0.5, 1.0
 PAIR_SHARE_MAX = 0.25
 PAIR_CARDS = True  # and the cards it names, whole, in the words column
 PAIR_COLUMNS, PAIR_WEIGHTS = "grams asked", ", 1, 1, 0, 1"
@@ -225,7 +229,13 @@ def search(
     _rules_before_repeats(plan, candidates, scored)
     order = sorted(scored, key=lambda pid: (-scored[pid], pid))
     if FUSE:
-        order = _fused(order, [twin[c.id] for c in _read_candidates(kb, pairs).values()])
+        # A question asked in English meets the curated English questions whole; in
+        # Chinese, the pooled questions already serve (measured: ranking_ablation.py).
+        english = not any(is_cjk(ch) for ch in plan.text)
+        nearest = _nearest_question(plan, candidates, counts, kb.passage_count) if english else []
+        order = _fused(
+            order, [twin[c.id] for c in _read_candidates(kb, pairs).values()], [twin[pid] for pid in nearest]
+        )
     if EXAMPLE_TOP:
         order = _rules_after_examples(kb, order, candidates, scored, where, params)
     # A hit's score is its own, capped by the one above it: the order is the fused one.
@@ -306,14 +316,36 @@ def _pair_terms(kb: KnowledgeBase, plan: QueryPlan, counts: dict[str, int]) -> l
     return kept or terms
 
 
-def _fused(ranked: list[str], pairs: list[str]) -> list[str]:
+def _fused(ranked: list[str], pairs: list[str], nearest: list[str]) -> list[str]:
     """Reciprocal rank fusion: a passage scores 1/(FUSION_K + its rank) in the
-    full ranking, and PAIR_SHARE of that in the character-pair ranking."""
+    full ranking, PAIR_SHARE of that in the character-pair ranking and
+    QUESTION_SHARE in the nearest-curated-question ranking."""
     total: dict[str, float] = {}
-    for share, ranking in ((1.0, ranked), (PAIR_SHARE, pairs)):
+    for share, ranking in ((1.0, ranked), (PAIR_SHARE, pairs), (QUESTION_SHARE, nearest)):
         for rank, pid in enumerate(dict.fromkeys(ranking), 1):
             total[pid] = total.get(pid, 0.0) + share / (FUSION_K + rank)
     return sorted(total, key=lambda pid: (-total[pid], pid))
+
+
+def _nearest_question(
+    plan: QueryPlan, candidates: dict[str, Candidate], counts: dict[str, int], passages: int
+) -> list[str]:
+    """The candidates by how near one of their curated questions comes to the one
+    asked, as a whole: the question's words it shares (by rarity) against all the
+    question's words and the curated question's words it does not say."""
+    asked = {w for w in plan.words if w not in STOPWORDS}
+    if not asked:
+        return []
+    idf = {w: math.log(1 + passages / (1 + counts.get(w, 0))) for w in asked}
+    whole = sum(idf.values())
+    best: dict[str, float] = {}
+    for pid, passage in candidates.items():
+        for question in passage.questions:
+            shared = sum(idf[w] for w in asked & question)
+            if shared:
+                near = shared / (whole + UNSAID_WEIGHT * len(question - asked))
+                best[pid] = max(best.get(pid, 0.0), near)
+    return sorted(best, key=lambda pid: (-best[pid], pid))
 
 
 def _mark_weak(
@@ -422,6 +454,7 @@ class Candidate:
     # (token counts, number of tokens) of the words, grams, context and asked fields
     fields: tuple[tuple[Counter, int], ...]
     concepts: dict[str, str]  # concept → how it is tagged ("text" or weaker)
+    questions: tuple[frozenset[str], ...] = ()  # the words of each curated question it answers
 
     @property
     def loose(self) -> bool:
@@ -456,7 +489,7 @@ def _read_candidates(kb: KnowledgeBase, rowids: list[int]) -> dict[int, Candidat
     if missing:
         marks = ",".join("?" * len(missing))
         rows = kb.query(
-            "SELECT rowid, id, doc, kind, dup_of, parent, search_text, words, grams, context, asked"
+            "SELECT rowid, id, doc, kind, dup_of, parent, search_text, words, grams, context, asked, asked_each"
             f" FROM passages WHERE rowid IN ({marks})",
             missing,
         )
@@ -476,6 +509,7 @@ def _read_candidates(kb: KnowledgeBase, rowids: list[int]) -> dict[int, Candidat
                 r["search_text"],
                 fields,
                 tags.get(r["id"], {}),
+                tuple(frozenset(line.split()) for line in (r["asked_each"] or "").splitlines() if line),
             )
     return {r: cache[r] for r in rowids if r in cache}
 
