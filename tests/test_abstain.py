@@ -232,3 +232,12 @@ def test_the_page_shows_an_unmentioned_card_and_its_note(web_client):
 def test_the_page_shows_a_status_with_its_list(web_client):
     page = html.unescape(web_client.get("/ask", params={"q": "增殖的G现在还是禁卡吗"}).text)
     assert "Forbidden & Limited" in page and "OCG China list of" in page and "2026-07-01" in page
+
+
+def test_an_english_nickname_names_its_card(kb):
+    """A nickname players write in English (kb/card_nicknames.yaml) names its card in
+    a question, as the texts' own names do; a short one needs its capital."""
+    said = {c.name: c.said for c in named_cards(kb, "Can Ash Blossom negate Pot of Greed?")}
+    assert set(said) == {"灰流丽", "强欲之壶"}
+    assert "无限泡影" in {c.name for c in named_cards(kb, "Can Imperm negate it?")}
+    assert not named_cards(kb, "if both players have cards evenly, who goes first")

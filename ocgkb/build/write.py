@@ -227,6 +227,9 @@ QUESTION_NAME_HOWS = ("zh", "zh_official", "texts", "ja", "kana", "nickname")
 MIN_QUESTION_NAME = 3  # characters of an unmentioned card's name, a nickname's two
 
 
+SHORT_NICKNAME = 6  # an English nickname this short (Imperm, Evenly, MST) needs its capital
+
+
 def _write_question_names(db: sqlite_utils.Database, built: Built) -> None:
     """Every card name a question may be scanned for, found whole: all forms of the
     cards the texts mention; of the others, the names no word of the texts or of
@@ -266,9 +269,14 @@ def _write_question_names(db: sqlite_utils.Database, built: Built) -> None:
         (
             (form, card, mentions, "en", int(len((name_en or "").split()) == 1))
             if how == "en"
+            # An English nickname (Ash Blossom, Imperm): a short one may be a word or
+            # an abbreviation, counted only when written with a capital, as one-word names.
+            else (form, card, mentions, "en", int(len(form) <= SHORT_NICKNAME))
+            if form.isascii()
             else (form, card, mentions, "zh", 0)
             for form, card, how, mentions, name_en in rows
             if (how == "en" and len(form) >= 4)
+            or (how == "nickname" and form.isascii() and len(form) >= 3)
             or (how != "en" and not form.isascii() and kept(form, how, mentions))
         ),
     )
