@@ -271,7 +271,7 @@ def _write_question_names(db: sqlite_utils.Database, built: Built) -> None:
             if how == "en"
             # An English nickname (Ash Blossom, Imperm): a short one may be a word or
             # an abbreviation, counted only when written with a capital, as one-word names.
-            else (form, card, mentions, "en", int(len(form) <= SHORT_NICKNAME))
+            else (form, card, mentions, "en", 2 if len(form) <= SHORT_NICKNAME else 0)
             if form.isascii()
             else (form, card, mentions, "zh", 0)
             for form, card, how, mentions, name_en in rows

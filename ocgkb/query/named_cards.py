@@ -98,8 +98,10 @@ def _english(kb: KnowledgeBase, question: str) -> list[Span]:
     spans = []
     for form, card, mentions, single in _lookup(kb, list(runs), "en"):
         for start, end in runs[form]:
-            if single and (not words[start][0].isupper() or start == 0) and not mentions:
-                continue  # Recycle, Promotion: one English word is a name only when written as one
+            # Recycle, Promotion: one English word is a name only when written as one;
+            # a short nickname (Evenly, Imperm: single = 2) so even for a card the texts name.
+            if single and (not words[start][0].isupper() or start == 0) and (not mentions or single == 2):
+                continue
             # After every Chinese position: a question names its cards in one script.
             spans.append((10_000 + start, 10_000 + end, NamedCard(card, mentions, form)))
     return spans
