@@ -10,8 +10,10 @@ A line is `{"id", "q", "negative": true}` or `{"id", "q", "negative": false,
 answerable is a false alarm when `ask` says nothing fits, or when the first of
 `search`'s hits holding an `expect` substring is marked weak.
 
-abstain_calibrate.jsonl is what the thresholds of ocgkb/query/abstain.py were set
-on; abstain_heldout.jsonl is held out: print its totals only (no --list).
+abstain_calibrate.jsonl and abstain_calibrate2.jsonl are what the thresholds of
+ocgkb/query/abstain.py were set on (abstain_calibrate3.jsonl, written later with
+more rules-gap questions, was only measured); abstain_heldout*.jsonl are held out:
+print their totals only (no --list).
 """
 
 from __future__ import annotations
@@ -28,7 +30,7 @@ from ocgkb.views.answer import answer
 from retrieval import norm
 
 ROOT = Path(__file__).resolve().parent.parent
-DEFAULT_FILES = [ROOT / "benchmarks/questions/abstain_calibrate.jsonl"]
+DEFAULT_FILES = sorted((ROOT / "benchmarks/questions").glob("abstain_*.jsonl"))
 
 
 def judge_row(kb, row: dict) -> tuple[bool, str]:

@@ -241,3 +241,31 @@ def test_an_english_nickname_names_its_card(kb):
     assert set(said) == {"灰流丽", "强欲之壶"}
     assert "无限泡影" in {c.name for c in named_cards(kb, "Can Imperm negate it?")}
     assert not named_cards(kb, "if both players have cards evenly, who goes first")
+
+
+def test_abstention_holds_on_the_sets_it_was_set_on_and_one_it_was_not(kb):
+    """benchmarks/abstention.py over the real knowledge base: the calibration sets
+    stay caught without false alarms, and the held-out set (never tuned on) keeps
+    its false alarms low. Floors a few points under today's figures."""
+    import json
+    import sys
+
+    from conftest import ROOT
+
+    sys.path.insert(0, str(ROOT / "benchmarks"))
+    from abstention import judge_row
+
+    def rates(name: str) -> tuple[float, float]:
+        rows = [
+            json.loads(x)
+            for x in (ROOT / "benchmarks/questions" / name).read_text(encoding="utf-8").splitlines()
+        ]
+        results = [(row.get("negative", False), judge_row(kb, row)[0]) for row in rows]
+        negatives = [ok for negative, ok in results if negative]
+        answerables = [ok for negative, ok in results if not negative]
+        return sum(negatives) / len(negatives), 1 - sum(answerables) / len(answerables)
+
+    caught, alarms = rates("abstain_calibrate2.jsonl")
+    assert caught >= 0.85 and alarms <= 0.02
+    caught, alarms = rates("abstain_heldout2.jsonl")
+    assert caught >= 0.6 and alarms <= 0.05
