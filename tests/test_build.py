@@ -156,3 +156,25 @@ def test_the_twin_rule_on_hand_made_passages():
     flagged = Passage("b/1", "b", "paragraph", said + "“", 1, 1, flags=["unbalanced “”"])
     damage = _damage([passages[2], flagged], normalize)
     assert damage["a/2"] < damage["b/1"]  # a damage flag counts before anything else
+
+
+def test_a_knowledge_base_is_current_without_hashing_while_no_input_is_touched(
+    tmp_path, corpus_copy, monkeypatch
+):
+    """Every command checks that the store is current: by the files' sizes and times
+    while none is touched, by their bytes once one is, and a change is still seen."""
+    import os
+
+    from ocgkb.sources import manifest
+
+    db = tmp_path / "kb.sqlite"
+    open_kb(db, corpus_copy, KB)
+    real = manifest.fingerprint
+    monkeypatch.setattr(manifest, "fingerprint", lambda *a: pytest.fail("hashed although nothing changed"))
+    assert is_current(db, corpus_copy, KB)
+    monkeypatch.setattr(manifest, "fingerprint", real)
+    source = next(corpus_copy.glob("004_*.txt"))
+    os.utime(source, ns=(source.stat().st_atime_ns, source.stat().st_mtime_ns + 10**9))  # touched only
+    assert is_current(db, corpus_copy, KB)
+    source.write_text(source.read_text(encoding="utf-8") + "\n新的一行。\n", encoding="utf-8")
+    assert not is_current(db, corpus_copy, KB)

@@ -119,7 +119,7 @@ def build(
         inputs.documents, inputs.texts, sections, passages, search_text, dup_of, names, inputs.card_index,
         dates, inputs.ontology, concept_rows, links, fts_rows, vocabulary, inputs.normalize,
         sources.fingerprint(data_dir, kb_dir, SCHEMA_VERSION), inputs.synonyms, scenarios, report,
-        inputs.limit_lists,
+        inputs.limit_lists, sources.stat_signature(data_dir, kb_dir, SCHEMA_VERSION),
     )  # fmt: skip
     _write_in_place(db_path, built)
     report.clock()

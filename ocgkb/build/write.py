@@ -4,7 +4,6 @@ produced (`Built`), one function per group of tables."""
 from __future__ import annotations
 
 import json
-import re
 from collections import Counter
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -52,6 +51,9 @@ class Built:
     scenarios: list[dict]
     report: BuildReport
     limit_lists: list[LimitList] = field(default_factory=list)
+    stat_signature: str = (
+        ""  # the inputs seen from outside: a cheap "nothing changed" (sources.stat_signature)
+    )
 
 
 def write(tmp: Path, built: Built) -> None:
@@ -67,7 +69,6 @@ def write(tmp: Path, built: Built) -> None:
         _write_documents,
         _write_passages,
         _write_cards,
-        _write_card_forms,
         _write_question_names,
         _write_general_use,
         _write_limits,
@@ -90,6 +91,7 @@ def _write_meta(db: sqlite_utils.Database, built: Built) -> None:
         [
             {"key": "schema_version", "value": SCHEMA_VERSION},
             {"key": "fingerprint", "value": built.fingerprint},
+            {"key": "stat_signature", "value": built.stat_signature},
             {"key": "repairs", "value": json.dumps(built.normalize.repairs, ensure_ascii=False)},
             {"key": "synonyms", "value": json.dumps(built.synonyms, ensure_ascii=False)},
         ],
@@ -195,31 +197,6 @@ def _write_cards(db: sqlite_utils.Database, built: Built) -> None:
     )
     db.conn.executemany("INSERT INTO card_grams VALUES (?, ?)", grams)
     db["char_pinyin"].insert_all(_char_pinyin_rows(), pk="char")
-
-
-def _write_card_forms(db: sqlite_utils.Database, built: Built) -> None:
-    """The names of the cards the texts discuss, in one piece: every question is
-    scanned for them, and a process reads this once instead of joining 100k rows."""
-    texts_forms = db.conn.execute(
-        """SELECT n.form, n.card FROM card_names n JOIN cards c ON c.name = n.card
-           WHERE c.mentions > 0 AND n.how NOT IN ('pinyin', 'initials', 'kana', 'en')
-           ORDER BY c.mentions DESC, n.card, n.form"""
-    ).fetchall()
-    english = db.conn.execute(
-        "SELECT name, name_en FROM cards WHERE mentions > 0 AND name_en IS NOT NULL ORDER BY name"
-    ).fetchall()
-    chinese: dict[str, str] = {}
-    for form, card in texts_forms:
-        if not form.isascii():
-            chinese.setdefault(form, card)
-    english_words = [[" ".join(re.findall(r"[a-z0-9]+", name.lower())), card] for card, name in english]
-    english_words += [[form, card] for form, card in texts_forms if form.isascii() and len(form) >= 3]
-    db["meta"].insert(
-        {
-            "key": "question_card_forms",
-            "value": json.dumps({"chinese": chinese, "english": english_words}, ensure_ascii=False),
-        }
-    )
 
 
 # The name forms a question is scanned for whole (ocgkb.query.named_cards).

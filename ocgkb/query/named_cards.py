@@ -1,10 +1,10 @@
 """Every real card a question names, the texts' cards and the others.
 
-`plan._cards_in` finds only the cards the texts mention (they steer ranking).
-A question may name any of the 14k cards of the card facts; those are found
-here by an exact scan of the question's substrings against the name forms the
-build stored for it (`question_names`, indexed by form): one indexed query, no
-fuzzy matching, so `ocgkb ask` starts as light as before.
+A question may name any of the 14k cards of the card facts (`plan` keeps those
+the texts mention: they steer ranking). They are found by an exact scan of the
+question's substrings against the name forms the build stored for it
+(`question_names`, indexed by form): one indexed query, no fuzzy matching, so
+`ocgkb ask` starts light.
 
 The build keeps every name of the cards the texts mention, and of the others
 only names that are not words (副作用 is a word, the card is 副作用？); a name

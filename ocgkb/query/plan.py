@@ -18,8 +18,7 @@ from ocgkb import OcgkbError
 from ocgkb.sources.ontology import Ontology
 from ocgkb.store.database import KnowledgeBase
 from ocgkb.text.glossary import Glossary
-from ocgkb.text.name_forms import loose_form
-from ocgkb.text.names import NameScanner, card_token
+from ocgkb.text.names import card_token
 from ocgkb.text.normalize import squash
 from ocgkb.text.tokenize import MAX_WORD, bigrams, cjk_runs, latin_words, query_words, split_query
 
@@ -85,7 +84,7 @@ def plan_query(kb: KnowledgeBase, question: str) -> QueryPlan:
     )
     words = words + translations
     expansion_words = aliases
-    cards = _cards_in(kb, text)
+    cards = _cards_in(kb, question)
     # A card the question names is one word, however jieba would cut it.
     words = words + [
         t for t in (card_token(squash(kb.normalize(c))) for c in cards) if t in vocabulary and t not in words
@@ -182,30 +181,10 @@ def _query_lists(path: str, fingerprint: str) -> dict:
     }
 
 
-def _cards_in(kb: KnowledgeBase, text: str) -> list[str]:
+def _cards_in(kb: KnowledgeBase, question: str) -> list[str]:
     """The cards the texts name that a question names, in any of their names:
-    Chinese (the texts', ygopro's, the official), Japanese, English and nicknames.
-    Chinese names are found whole, longest first (旋风 is not in 银河旋风);
-    English ones as whole words."""
-    scanner, english, longest = _card_forms(str(kb.path), kb.fingerprint)
-    found = dict.fromkeys(scanner.find(loose_form(text)))
-    words = re.findall(r"[a-z0-9]+", text.lower())
-    # Every run of whole words up to the longest English name, looked up at once.
-    for start in range(len(words)):
-        for end in range(start + 1, min(start + longest, len(words)) + 1):
-            found.update(dict.fromkeys(english.get(" ".join(words[start:end]), ())))
-    return list(found)
+    Chinese (the texts', ygopro's, the official), Japanese, English and nicknames,
+    found whole, longest first (旋风 is not in 银河旋风); see query.named_cards."""
+    from ocgkb.query.named_cards import named_cards
 
-
-@functools.lru_cache(maxsize=4)
-def _card_forms(path: str, fingerprint: str) -> tuple[NameScanner, dict[str, list[str]], int]:
-    from ocgkb.store.database import KnowledgeBase as _KB
-
-    kb = _KB(path)
-    stored = json.loads(kb.meta("question_card_forms") or '{"chinese": {}, "english": []}')
-    kb.close()
-    english: dict[str, list[str]] = {}
-    for name, card in stored["english"]:
-        english.setdefault(name, []).append(card)
-    longest = max((name.count(" ") + 1 for name in english), default=0)
-    return NameScanner(stored["chinese"], min_length=2), english, longest
+    return [card.name for card in named_cards(kb, question) if card.in_texts]

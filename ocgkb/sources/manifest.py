@@ -10,7 +10,7 @@ from ocgkb import SourceError
 
 MANIFEST = "manifest.yaml"
 # The layout of the built database: a change means every knowledge base is rebuilt.
-SCHEMA_VERSION = "16"
+SCHEMA_VERSION = "17"
 KB_FILES = (
     "concepts.yaml",
     "repairs.yaml",
@@ -114,18 +114,37 @@ def sha256_bytes(data: bytes) -> str:
     return hashlib.sha256(data).hexdigest()
 
 
-def fingerprint(data_dir: Path, kb_dir: Path, schema_version: str) -> str:
-    """One hash over everything a build reads; a change in any of it means rebuild.
-    Cheap enough for every command's start: it hashes bytes and parses nothing."""
-    digest = hashlib.sha256(schema_version.encode())
+def input_files(data_dir: Path, kb_dir: Path) -> list[Path]:
+    """Every file a build reads: the corpus folder and the curated files."""
     files = sorted(p for p in data_dir.glob("*") if p.is_file()) if data_dir.is_dir() else []
     files += [kb_dir / name for name in KB_FILES]
     for folder in ("scenarios", "questions"):
         files += sorted((kb_dir / folder).glob("*.yaml")) if (kb_dir / folder).is_dir() else []
-    for path in files:
+    return files
+
+
+def fingerprint(data_dir: Path, kb_dir: Path, schema_version: str) -> str:
+    """One hash over everything a build reads; a change in any of it means rebuild.
+    Cheap enough for every command's start: it hashes bytes and parses nothing."""
+    digest = hashlib.sha256(schema_version.encode())
+    for path in input_files(data_dir, kb_dir):
         digest.update(path.name.encode())
         try:
             digest.update(hashlib.sha256(path.read_bytes()).digest())
         except OSError:
             digest.update(b"<missing>")
+    return digest.hexdigest()
+
+
+def stat_signature(data_dir: Path, kb_dir: Path, schema_version: str) -> str:
+    """What the files a build reads look like from outside (name, size, modification
+    time): while it is unchanged, so is the fingerprint, and no byte need be hashed.
+    A file touched but not changed only costs the full check."""
+    digest = hashlib.sha256(schema_version.encode())
+    for path in input_files(data_dir, kb_dir):
+        try:
+            stat = path.stat()
+            digest.update(f"{path}\0{stat.st_size}\0{stat.st_mtime_ns}\0".encode())
+        except OSError:
+            digest.update(f"{path}\0<missing>\0".encode())
     return digest.hexdigest()

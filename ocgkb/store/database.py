@@ -138,20 +138,30 @@ def connect_read_only(path: Path) -> sqlite3.Connection:
     return sqlite3.connect(uri, uri=True, check_same_thread=False)
 
 
-def _fingerprint_of(db_path: Path) -> str | None:
-    """The input fingerprint a built database records; None when it is not a usable build."""
+def _recorded(db_path: Path) -> dict[str, str] | None:
+    """The input fingerprint and stat signature a built database records; None when
+    it is not a usable build."""
     if not db_path.is_file():
         return None
     try:
         conn = connect_read_only(db_path)
         try:
-            row = conn.execute("SELECT value FROM meta WHERE key = 'fingerprint'").fetchone()
+            rows = conn.execute(
+                "SELECT key, value FROM meta WHERE key IN ('fingerprint', 'stat_signature')"
+            ).fetchall()
             conn.execute("SELECT 1 FROM passage_fts LIMIT 1")
         finally:
             conn.close()
     except sqlite3.Error:
         return None
-    return row[0] if row else None
+    recorded = dict(rows)
+    return recorded if recorded.get("fingerprint") else None
+
+
+def _fingerprint_of(db_path: Path) -> str | None:
+    """The input fingerprint a built database records; None when it is not a usable build."""
+    recorded = _recorded(db_path)
+    return recorded["fingerprint"] if recorded else None
 
 
 def wanted_fingerprint(data_dir: Path | None = None, kb_dir: Path | None = None) -> str:
@@ -159,7 +169,15 @@ def wanted_fingerprint(data_dir: Path | None = None, kb_dir: Path | None = None)
 
 
 def is_current(db_path: Path, data_dir: Path | None = None, kb_dir: Path | None = None) -> bool:
-    return _fingerprint_of(db_path) == wanted_fingerprint(data_dir, kb_dir)
+    """Whether a build is of the inputs as they are now: at once when no input file
+    looks touched since the build, else by hashing every input's bytes."""
+    recorded = _recorded(db_path)
+    if recorded is None:
+        return False
+    data_dir, kb_dir = data_dir or paths.data_dir(), kb_dir or paths.kb_dir()
+    if recorded.get("stat_signature") == sources.stat_signature(data_dir, kb_dir, sources.SCHEMA_VERSION):
+        return True
+    return recorded["fingerprint"] == wanted_fingerprint(data_dir, kb_dir)
 
 
 def check(db_path: Path, data_dir: Path | None = None, kb_dir: Path | None = None) -> dict:
@@ -224,9 +242,9 @@ def open_kb(
     """
     db_path = Path(db_path or paths.default_db_path())
     paths.remove_dead_builds(db_path)
-    wanted = wanted_fingerprint(data_dir, kb_dir)
-    if _fingerprint_of(db_path) == wanted:
+    if is_current(db_path, data_dir, kb_dir):
         return KnowledgeBase(db_path)
+    wanted = wanted_fingerprint(data_dir, kb_dir)
     from ocgkb.build.pipeline import build
 
     def run(progress=None):
