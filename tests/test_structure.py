@@ -227,3 +227,19 @@ def test_annotated_lines_sit_under_their_true_parent(kb):
     by_line, by_id, headings = placements(kb)
     right = sum(judge(row, by_line, by_id, headings) for row in rows)
     assert right / len(rows) >= 0.9, f"{right}/{len(rows)}"
+
+
+def test_a_term_heads_its_definition_not_the_paragraphs_after_it(db):
+    """003 has no headings to end a ·term's topic: the term heads its definition
+    (and the cases under it), and the plain paragraphs after it are its own again."""
+
+    def topic(line):
+        return passage_at(db, "tournament", line)["section"]
+
+    assert topic(373) == topic(381) == "tournament/攻击对手攻击表示怪物的时候"
+    assert topic(465) == "tournament/从游戏中除外（排除）"
+    assert topic(385) is None and topic(467) is None
+    sizes = db.execute(
+        "SELECT COUNT(*) FROM passages WHERE doc = 'tournament' AND section IS NOT NULL GROUP BY section"
+    ).fetchall()
+    assert max(n for (n,) in sizes) <= 6

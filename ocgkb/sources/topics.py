@@ -191,6 +191,7 @@ class _TopicReader:
         self.group: Section | None = None
         self.topic: Section | None = None
         self.term: Section | None = None  # a ·term of the outline layout heads its definition
+        self.term_lines: int | None = None  # plain lines under a ·term so far (None: a colon heading)
         self.counters: dict[str, int] = {}
         self.slugs: dict[str, int] = {}
         self.block: _Block | None = None
@@ -238,7 +239,7 @@ class _TopicReader:
             self.group, self.topic = self._open_topic(stripped, index + 1, None), None
         else:
             self.topic = self._open_topic(stripped, index + 1, self.group)
-        self.block, self.frames, self.owners, self.term = None, [], [], None
+        self.block, self.frames, self.owners, self.term, self.term_lines = None, [], [], None, None
         self.lead = self.statement = self.last = None
 
     def _open_topic(self, heading: str, line_no: int, parent: Section | None) -> Section:
@@ -381,14 +382,21 @@ class _TopicReader:
         self._place_outline(line_no, stripped, rank)
 
     def _place_outline(self, line_no: int, stripped: str, rank: int) -> None:
-        if rank <= TERM:
-            self.term = None
+        if rank <= TERM or (rank == PLAIN and self.term_lines is not None and self.term_lines >= 1):
+            # A ·term heads its definition (and the cases under it), not the plain
+            # paragraphs after it: text with no headings would otherwise never leave it.
+            self.term, self.term_lines = None, None
+            if rank == PLAIN:
+                self.owners = []
         if rank == TERM:  # ·洗牌 heads its definition as a topic of its own
             self.owners = []
             body = _INTRO_END.sub("", BULLET.sub("", stripped))
             self.term = self._open_topic(body, line_no, self.topic or self.group)
+            self.term_lines = 0 if BULLET.match(stripped) else None
             self.lead = None
             return
+        if rank == PLAIN and self.term_lines is not None:
+            self.term_lines += 1
         number = NUMBERED.match(stripped)
         restarts = (
             number and int(number.group(1)) == 1 and self.last is not None and self.last.kind != "paragraph"
