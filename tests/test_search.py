@@ -215,7 +215,7 @@ def test_an_english_question_meets_its_nearest_curated_question(kb):
         for c in ranking._read_candidates(kb, [r[0] for r in kb.query("SELECT rowid FROM passages")]).values()
     }
     counts = ranking._document_counts(kb, plan.words)
-    nearest = ranking._nearest_question(plan, candidates, counts, kb.passage_count)
+    nearest = ranking._nearest_question(kb, plan, candidates, counts)
     best = candidates[nearest[0]]
     assert any({"token", "cost"} <= q for q in best.questions)
-    assert ranking._nearest_question(plan_query(kb, "的"), candidates, counts, kb.passage_count) == []
+    assert ranking._nearest_question(kb, plan_query(kb, "的"), candidates, counts) == []

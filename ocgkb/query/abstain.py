@@ -30,7 +30,7 @@ from typing import NamedTuple
 
 from ocgkb.query.named_cards import NamedCard
 from ocgkb.query.plan import QueryPlan, _query_lists, ontology_of
-from ocgkb.query.ranking import Hit
+from ocgkb.query.ranking import Hit, rarity_weights
 from ocgkb.store.database import KnowledgeBase
 from ocgkb.text.name_forms import loose_form
 from ocgkb.text.normalize import squash
@@ -157,17 +157,11 @@ def mark_weak(kb: KnowledgeBase, plan: QueryPlan, hits: list[Hit], own_words: di
     """Each hit's coverage of the question, and `weak` when it says too little of it
     in its own words (its text or the questions it answers): the nearest, not an answer."""
     sought = set(plan.words) | set(plan.expansions)
-    weights = idf_weights(kb, plan.words, counts)
+    weights = rarity_weights(kb, plan.words, counts)
     for hit in hits:
         own = own_words.get(hit.id)
         hit.coverage = coverage(weights, own) if own else 0.0
         hit.weak = not own or sought.isdisjoint(own) or hit.coverage < WEAK_COVERAGE
-
-
-def idf_weights(kb: KnowledgeBase, words: list[str], counts: dict[str, int]) -> dict[str, float]:
-    """How much each question word counts: rarer in the texts, more."""
-    n = kb.passage_count
-    return {w: math.log(1 + n / (1 + counts.get(w, 0))) for w in words}
 
 
 def coverage(weights: dict[str, float], own_words: set[str]) -> float:

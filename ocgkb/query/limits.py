@@ -11,11 +11,10 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from ocgkb.sources.limits import REGIONS
 from ocgkb.store.database import KnowledgeBase
 
-REGION_NAMES = {"ocg": "OCG", "ocg-cn": "OCG China"}
 COPIES = {"forbidden": 0, "limited": 1, "semi-limited": 2, "unlimited": 3}
-STATUS_ZH = {"forbidden": "禁止", "limited": "限制", "semi-limited": "准限制", "unlimited": "无限制"}
 
 
 @dataclass(frozen=True)
@@ -27,7 +26,7 @@ class LimitListInfo:
 
     @property
     def region_name(self) -> str:
-        return REGION_NAMES.get(self.region, self.region)
+        return REGIONS.get(self.region, self.region)
 
 
 def limit_lists(kb: KnowledgeBase) -> list[LimitListInfo]:
@@ -64,7 +63,7 @@ def newest_statuses(kb: KnowledgeBase, cards: list[str]) -> list[dict]:
     """For each card, its status under the newest list of each region:
     `{"card", "region", "region_name", "effective", "status", "copies", "partial"}`."""
     rows = []
-    newest = [lst for lst in (list_in_force(kb, region) for region in REGION_NAMES) if lst]
+    newest = [lst for lst in (list_in_force(kb, region) for region in REGIONS) if lst]
     for lst in newest:
         for card, status in statuses(kb, cards, lst).items():
             rows.append(

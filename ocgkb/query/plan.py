@@ -12,9 +12,10 @@ from __future__ import annotations
 import functools
 import json
 import re
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 from ocgkb import OcgkbError
+from ocgkb.query.named_cards import NamedCard, named_cards
 from ocgkb.sources.ontology import Ontology
 from ocgkb.store.database import KnowledgeBase
 from ocgkb.text.glossary import Glossary
@@ -40,7 +41,8 @@ class QueryPlan:
     inner: list[str]  # shorter words inside the question's words: 装备 in 装备卡
     grams: list[str]
     concepts: list[str]
-    cards: list[str]
+    cards: list[str]  # the cards the texts name that it names: they steer ranking
+    named: list[NamedCard] = field(default_factory=list)  # every real card it names
 
     def summary(self) -> dict:
         """What a view shows of the plan: the words sought, the concepts and cards named."""
@@ -84,13 +86,14 @@ def plan_query(kb: KnowledgeBase, question: str) -> QueryPlan:
     )
     words = words + translations
     expansion_words = aliases
-    cards = _cards_in(kb, question)
+    named = named_cards(kb, question)
+    cards = [card.name for card in named if card.in_texts]
     # A card the question names is one word, however jieba would cut it.
     words = words + [
         t for t in (card_token(squash(kb.normalize(c))) for c in cards) if t in vocabulary and t not in words
     ]
     grams = [g for g in dict.fromkeys(bigrams(text)) if len(g) == 2]
-    return QueryPlan(text, words, expansion_words, inner, grams, concepts, cards)
+    return QueryPlan(text, words, expansion_words, inner, grams, concepts, cards, named)
 
 
 def _pieces(text: str) -> list[str]:
@@ -179,12 +182,3 @@ def _query_lists(path: str, fingerprint: str) -> dict:
         "slang": lists.get("slang", {}),
         "outside": lists.get("outside", []),
     }
-
-
-def _cards_in(kb: KnowledgeBase, question: str) -> list[str]:
-    """The cards the texts name that a question names, in any of their names:
-    Chinese (the texts', ygopro's, the official), Japanese, English and nicknames,
-    found whole, longest first (旋风 is not in 银河旋风); see query.named_cards."""
-    from ocgkb.query.named_cards import named_cards
-
-    return [card.name for card in named_cards(kb, question) if card.in_texts]

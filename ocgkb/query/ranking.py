@@ -232,7 +232,7 @@ def search(
         # A question asked in English meets the curated English questions whole; in
         # Chinese, the pooled questions already serve (measured: ranking_ablation.py).
         english = not any(is_cjk(ch) for ch in plan.text)
-        nearest = _nearest_question(plan, candidates, counts, kb.passage_count) if english else []
+        nearest = _nearest_question(kb, plan, candidates, counts) if english else []
         order = _fused(
             order, [twin[c.id] for c in _read_candidates(kb, pairs).values()], [twin[pid] for pid in nearest]
         )
@@ -256,7 +256,7 @@ def _scores(
     best = max(relevance.values()) or 1.0
     answers_count = _count_pattern(plan.text)
     answer_shapes = [shape for asked, shape in ANSWER_TYPES if asked.search(plan.text)]
-    coverage_weights = _coverage_weights(kb, plan.words, counts)
+    coverage_weights = rarity_weights(kb, plan.words, counts)
     scores = {}
     for pid, passage in candidates.items():
         score = relevance[pid] / best * KIND_PRIOR.get(passage.kind, 0.8)
@@ -328,7 +328,7 @@ def _fused(ranked: list[str], pairs: list[str], nearest: list[str]) -> list[str]
 
 
 def _nearest_question(
-    plan: QueryPlan, candidates: dict[str, Candidate], counts: dict[str, int], passages: int
+    kb: KnowledgeBase, plan: QueryPlan, candidates: dict[str, Candidate], counts: dict[str, int]
 ) -> list[str]:
     """The candidates by how near one of their curated questions comes to the one
     asked, as a whole: the question's words it shares (by rarity) against all the
@@ -336,7 +336,7 @@ def _nearest_question(
     asked = {w for w in plan.words if w not in STOPWORDS}
     if not asked:
         return []
-    idf = {w: math.log(1 + passages / (1 + counts.get(w, 0))) for w in asked}
+    idf = rarity_weights(kb, list(asked), counts)
     whole = sum(idf.values())
     best: dict[str, float] = {}
     for pid, passage in candidates.items():
@@ -550,8 +550,8 @@ def _field(field: tuple[Counter, int], weights: dict[str, float], average: float
     return sum(weights[t] * counts[t] * (BM25_K1 + 1) / (counts[t] + norm) for t in found)
 
 
-def _coverage_weights(kb: KnowledgeBase, words: list[str], counts: dict[str, int]) -> dict[str, float]:
-    """How much each question word counts toward coverage: rarer words more."""
+def rarity_weights(kb: KnowledgeBase, words: list[str], counts: dict[str, int]) -> dict[str, float]:
+    """How much each question word counts toward coverage: rarer in the texts, more."""
     n = kb.passage_count
     return {w: math.log(1 + n / (1 + counts.get(w, 0))) for w in words}
 

@@ -7,12 +7,11 @@ card, kept under the lower password.
 
 from __future__ import annotations
 
-import json
-import lzma
 from dataclasses import asdict, dataclass
 from pathlib import Path
 
 from ocgkb import SourceError
+from ocgkb.sources.manifest import read_json_lines
 
 LANGUAGES = ("zh", "zh_official", "en", "ja")
 
@@ -72,13 +71,7 @@ def _fact(record: dict) -> CardFact:
 
 def read_card_facts(path: Path) -> list[CardFact]:
     """Every card of the facts file (`.jsonl` or `.jsonl.xz`), alternate artworks merged."""
-    try:
-        raw = lzma.decompress(path.read_bytes()) if path.suffix == ".xz" else path.read_bytes()
-        records = [json.loads(line) for line in raw.decode("utf-8").splitlines() if line.strip()]
-    except FileNotFoundError:
-        raise SourceError(f"card facts missing: {path}") from None
-    except (OSError, lzma.LZMAError, UnicodeDecodeError, json.JSONDecodeError) as exc:
-        raise SourceError(f"card facts unreadable: {path} ({str(exc).splitlines()[0]})") from None
+    records = read_json_lines(path, "card facts")
     if not records or not all(isinstance(r, dict) and isinstance(r.get("password"), int) for r in records):
         raise SourceError(f"card facts malformed: {path} (every line needs an integer password)")
     # Alternate artworks share a Konami id: one card under the lower password,

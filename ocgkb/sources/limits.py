@@ -9,13 +9,12 @@ since a list announced after the snapshot is not in it.
 
 from __future__ import annotations
 
-import json
-import lzma
 import statistics
 from dataclasses import dataclass, field
 from pathlib import Path
 
 from ocgkb import SourceError
+from ocgkb.sources.manifest import read_json_lines
 
 STATUSES = ("forbidden", "limited", "semi-limited")
 REGIONS = {"ocg": "OCG", "ocg-cn": "OCG China"}
@@ -37,13 +36,7 @@ class LimitList:
 def read_limit_lists(path: Path) -> list[LimitList]:
     """Every list of the file (`.jsonl` or `.jsonl.xz`), oldest first within each
     region, each marked `partial` when it is far shorter than the lists around it."""
-    try:
-        raw = lzma.decompress(path.read_bytes()) if path.suffix == ".xz" else path.read_bytes()
-        records = [json.loads(line) for line in raw.decode("utf-8").splitlines() if line.strip()]
-    except FileNotFoundError:
-        raise SourceError(f"limit lists missing: {path}") from None
-    except (OSError, lzma.LZMAError, UnicodeDecodeError, json.JSONDecodeError) as exc:
-        raise SourceError(f"limit lists unreadable: {path} ({str(exc).splitlines()[0]})") from None
+    records = read_json_lines(path, "limit lists")
     lists = []
     for record in records:
         limits = record.get("limits") if isinstance(record, dict) else None

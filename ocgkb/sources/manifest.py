@@ -110,6 +110,21 @@ def _data_file(data_dir: Path, key: str, what: str, required: bool = True) -> Pa
     return data_dir / str(entry["file"])
 
 
+def read_json_lines(path: Path, what: str) -> list:
+    """The records of a JSON Lines file, plain or xz-compressed (`.jsonl.xz`); a
+    missing or unreadable file is a one-line SourceError naming `what`."""
+    import json
+    import lzma
+
+    try:
+        raw = lzma.decompress(path.read_bytes()) if path.suffix == ".xz" else path.read_bytes()
+        return [json.loads(line) for line in raw.decode("utf-8").splitlines() if line.strip()]
+    except FileNotFoundError:
+        raise SourceError(f"{what} missing: {path}") from None
+    except (OSError, lzma.LZMAError, UnicodeDecodeError, json.JSONDecodeError) as exc:
+        raise SourceError(f"{what} unreadable: {path} ({str(exc).splitlines()[0]})") from None
+
+
 def sha256_bytes(data: bytes) -> str:
     return hashlib.sha256(data).hexdigest()
 

@@ -5,7 +5,6 @@ from __future__ import annotations
 
 from ocgkb import OcgkbError
 from ocgkb.query.abstain import NOT_BOTH, asks_status, judge, quoted, without_cards
-from ocgkb.query.named_cards import named_cards
 from ocgkb.query.plan import plan_query
 from ocgkb.query.ranking import Filters, Hit, passage_hits, search
 from ocgkb.store.database import KnowledgeBase
@@ -32,7 +31,7 @@ def answer(kb: KnowledgeBase, question: str, filters: Filters | None = None, lim
     whether any passage answers it (ocgkb.query.abstain)."""
     plan = plan_query(kb, question)
     pool = search(kb, question, filters, limit=max(limit * 4, 20), plan=plan)
-    named = named_cards(kb, question)
+    named = plan.named
     verdict = judge(kb, plan, pool, named)
     asks_status_of = bool(named) and asks_status(question, named)
     if asks_status_of or any(not c.in_texts for c in named):

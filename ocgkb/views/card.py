@@ -6,10 +6,9 @@ from __future__ import annotations
 from ocgkb.query.lookup import MIN_SCORE, suggest_cards
 from ocgkb.query.ranking import passage_hits
 from ocgkb.store.database import KnowledgeBase
-from ocgkb.views.card_facts import FACT_FIELDS, card_facts
+from ocgkb.views.card_facts import card_facts
 
 MOST_PASSAGES = 200  # passages a card's page lists at most
-__all__ = ["FACT_FIELDS", "MOST_PASSAGES", "card_facts", "card_view"]
 
 
 def card_view(kb: KnowledgeBase, query: str, limit: int = 20) -> dict:

@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 from ocgkb.query.abstain import judge
-from ocgkb.query.named_cards import named_cards
 from ocgkb.query.plan import plan_query
 from ocgkb.query.ranking import Filters, search
 from ocgkb.store.database import KnowledgeBase
@@ -17,7 +16,7 @@ def search_view(kb: KnowledgeBase, query: str, filters: Filters | None = None, l
     does, `message` says so and every hit is `weak`: the nearest passages)."""
     plan = plan_query(kb, query)
     hits = search(kb, query, filters, limit, plan=plan)
-    verdict = judge(kb, plan, hits, named_cards(kb, query))
+    verdict = judge(kb, plan, hits, plan.named)
     return {
         "query": query,
         "plan": plan.summary(),
