@@ -23,3 +23,18 @@ def test_repairs_come_before_traditional_folding():
 def test_every_repair_is_a_single_character():
     for bad, good in load_repairs(KB).items():
         assert len(bad) == 1 and len(good) == 1
+
+
+def test_the_stored_traditional_characters_gate_opencc_without_changing_the_search_form(kb, monkeypatch):
+    from ocgkb.text import normalize as module
+
+    gated, full = kb.normalize, Normalizer(kb.normalize.repairs)
+    for text in ["對方發動「頡頏勝負」時衍生物會被除外嗎", "乾燥的著火", "对方发动颉颃胜负", "ＡＴＫ・守備力"]:
+        assert gated(text) == full(text)
+    assert "們" in kb.meta("traditional") and "们" not in kb.meta("traditional")
+
+    def no_opencc():
+        raise AssertionError("OpenCC started for a simplified question")
+
+    monkeypatch.setattr(module, "_t2s", no_opencc)
+    assert gated("对方场上没有卡时发动颉颃胜负") == "对方场上没有卡时发动颉颃胜负"

@@ -17,7 +17,7 @@ from ocgkb.sources.limits import LimitList
 from ocgkb.sources.model import Passage, Section
 from ocgkb.sources.ontology import Ontology
 from ocgkb.text.name_forms import bare_form, latin_form, loose_form, name_grams
-from ocgkb.text.normalize import Normalizer
+from ocgkb.text.normalize import Normalizer, traditional_characters
 
 if TYPE_CHECKING:
     import sqlite_utils
@@ -93,6 +93,7 @@ def _write_meta(db: sqlite_utils.Database, built: Built) -> None:
             {"key": "fingerprint", "value": built.fingerprint},
             {"key": "stat_signature", "value": built.stat_signature},
             {"key": "repairs", "value": json.dumps(built.normalize.repairs, ensure_ascii=False)},
+            {"key": "traditional", "value": traditional_characters()},
             {"key": "synonyms", "value": json.dumps(built.synonyms, ensure_ascii=False)},
         ],
         pk="key",

@@ -9,7 +9,6 @@ since a list announced after the snapshot is not in it.
 
 from __future__ import annotations
 
-import statistics
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -55,6 +54,8 @@ def read_limit_lists(path: Path) -> list[LimitList]:
 
 
 def _mark_partial(lists: list[LimitList]) -> list[LimitList]:
+    import statistics  # only a build reads the lists; statistics costs a query 4 ms to import
+
     marked = []
     for region in dict.fromkeys(lst.region for lst in lists):
         own = [lst for lst in lists if lst.region == region]

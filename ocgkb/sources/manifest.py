@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import hashlib
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -10,7 +9,7 @@ from ocgkb import SourceError
 
 MANIFEST = "manifest.yaml"
 # The layout of the built database: a change means every knowledge base is rebuilt.
-SCHEMA_VERSION = "17"
+SCHEMA_VERSION = "18"
 KB_FILES = (
     "concepts.yaml",
     "repairs.yaml",
@@ -126,6 +125,8 @@ def read_json_lines(path: Path, what: str) -> list:
 
 
 def sha256_bytes(data: bytes) -> str:
+    import hashlib  # OpenSSL's load is a tenth of a query's start-up; only builds hash
+
     return hashlib.sha256(data).hexdigest()
 
 
@@ -141,6 +142,8 @@ def input_files(data_dir: Path, kb_dir: Path) -> list[Path]:
 def fingerprint(data_dir: Path, kb_dir: Path, schema_version: str) -> str:
     """One hash over everything a build reads; a change in any of it means rebuild.
     Cheap enough for every command's start: it hashes bytes and parses nothing."""
+    import hashlib
+
     digest = hashlib.sha256(schema_version.encode())
     for path in input_files(data_dir, kb_dir):
         digest.update(path.name.encode())
@@ -154,12 +157,13 @@ def fingerprint(data_dir: Path, kb_dir: Path, schema_version: str) -> str:
 def stat_signature(data_dir: Path, kb_dir: Path, schema_version: str) -> str:
     """What the files a build reads look like from outside (name, size, modification
     time): while it is unchanged, so is the fingerprint, and no byte need be hashed.
-    A file touched but not changed only costs the full check."""
-    digest = hashlib.sha256(schema_version.encode())
+    A file touched but not changed only costs the full check. Kept as plain text
+    (a few kilobytes), so that a command's start loads no hash library."""
+    parts = [schema_version]
     for path in input_files(data_dir, kb_dir):
         try:
             stat = path.stat()
-            digest.update(f"{path}\0{stat.st_size}\0{stat.st_mtime_ns}\0".encode())
+            parts.append(f"{path}\0{stat.st_size}\0{stat.st_mtime_ns}")
         except OSError:
-            digest.update(f"{path}\0<missing>\0".encode())
-    return digest.hexdigest()
+            parts.append(f"{path}\0<missing>")
+    return "\n".join(parts)

@@ -85,7 +85,7 @@ class KnowledgeBase:
 
     @functools.cached_property
     def normalize(self) -> Normalizer:
-        return Normalizer(json.loads(self.meta("repairs") or "{}"))
+        return Normalizer(json.loads(self.meta("repairs") or "{}"), self.meta("traditional"))
 
     @functools.cached_property
     def hit_parts(self) -> dict:
