@@ -21,6 +21,8 @@ ROOT = Path(__file__).resolve().parent.parent
 # looking at them. Blind: written by someone who read only the source texts; only
 # their totals are ever looked at, never their misses.
 SETS = [
+    (ROOT / "benchmarks/questions/blind5_zh.jsonl", "zh", "blind"),
+    (ROOT / "benchmarks/questions/blind5_en.jsonl", "en", "blind"),
     (ROOT / "benchmarks/questions/blind4_zh.jsonl", "zh", "blind"),
     (ROOT / "benchmarks/questions/blind4_en.jsonl", "en", "blind"),
     (ROOT / "benchmarks/questions/blind3_zh.jsonl", "zh", "blind"),
