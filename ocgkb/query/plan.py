@@ -43,6 +43,9 @@ class QueryPlan:
     concepts: list[str]
     cards: list[str]  # the cards the texts name that it names: they steer ranking
     named: list[NamedCard] = field(default_factory=list)  # every real card it names
+    # The character pairs the plainer ranking seeks: the question's own, or for a
+    # question with no Chinese, those of the Chinese words it was read as.
+    pairs: list[str] = field(default_factory=list)
 
     def summary(self) -> dict:
         """What a view shows of the plan: the words sought, the concepts and cards named."""
@@ -93,7 +96,13 @@ def plan_query(kb: KnowledgeBase, question: str) -> QueryPlan:
         t for t in (card_token(squash(kb.normalize(c))) for c in cards) if t in vocabulary and t not in words
     ]
     grams = [g for g in dict.fromkeys(bigrams(text)) if len(g) == 2]
-    return QueryPlan(text, words, expansion_words, inner, grams, concepts, cards, named)
+    pairs = grams if cjk_runs(text) else _pairs_of(words)
+    return QueryPlan(text, words, expansion_words, inner, grams, concepts, cards, named, pairs)
+
+
+def _pairs_of(words: list[str]) -> list[str]:
+    """The character pairs of the Chinese words among `words`, each once."""
+    return [g for g in dict.fromkeys(g for w in words for g in bigrams(w)) if len(g) == 2]
 
 
 def _pieces(text: str) -> list[str]:
