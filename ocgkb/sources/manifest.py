@@ -10,7 +10,7 @@ from ocgkb import SourceError
 
 MANIFEST = "manifest.yaml"
 # The layout of the built database: a change means every knowledge base is rebuilt.
-SCHEMA_VERSION = "18"
+SCHEMA_VERSION = "19"
 KB_FILES = (
     "concepts.yaml",
     "repairs.yaml",
