@@ -87,7 +87,7 @@ ANSWER_TYPES = (
     ),
     (
         re.compile(
-            r"哪一?步|哪个(?:阶段|步骤|时点)|什么时候|何时|什么时点|时机|(?:之?前|之?后)还是|when (?:exactly|does|do|is|can)|which (?:step|phase)"
+            r"哪一?步|哪个(?:阶段|步骤|时点)|什么时候|何时|什么时点|时机|(?:之?前|之?后)还是|when (?:exactly|does|do|is|can)|which (?:step|phase)|what (?:point|timing)|until when|how late"
         ),
         re.compile(r"阶段|步骤|时点|之前|之后|时机"),
     ),
