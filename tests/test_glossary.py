@@ -64,6 +64,12 @@ def test_an_english_question_is_searched_in_the_texts_words(kb):
     assert {"除外", "战斗破坏"} <= set(plan.words)
 
 
+def test_an_english_card_name_is_not_read_as_game_words(kb):
+    plan = plan_query(kb, "Does Torrential Tribute destroy face-down monsters?")
+    assert "激流葬" in plan.words and "破坏" in plan.words
+    assert "解放" not in plan.words  # the card's name says tribute; the question does not
+
+
 def test_a_slang_verb_counts_only_beside_a_particle(kb):
     assert "无效" in plan_query(kb, "被康了还能发动吗").words
     assert "破坏" in plan_query(kb, "这张会被炸吗").words
