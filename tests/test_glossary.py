@@ -43,7 +43,9 @@ def test_longer_phrases_win_and_keys_are_read_like_questions():
 
 def test_a_key_word_is_never_read_as_another_key_word():
     # timing is its own key, not an inflection of the time in "time limit".
-    glossary = Glossary({"timing": ["时点"], "time limit": ["限制时间"], "rule": ["规则"], "ruling": ["裁定"]})
+    glossary = Glossary(
+        {"timing": ["时点"], "time limit": ["限制时间"], "rule": ["规则"], "ruling": ["裁定"]}
+    )
     assert glossary.translate("every time") == []
     assert glossary.translate("the timing") == ["时点"]
     assert glossary.translate("a ruling") == ["裁定"]
