@@ -41,6 +41,17 @@ def test_longer_phrases_win_and_keys_are_read_like_questions():
     assert SMALL.translate("the 2nd chain link") == ["连锁"]
 
 
+def test_a_key_word_is_never_read_as_another_key_word():
+    # timing is its own key, not an inflection of the time in "time limit".
+    glossary = Glossary(
+        {"timing": ["时点"], "time limit": ["限制时间"], "rule": ["规则"], "ruling": ["裁定"]}
+    )
+    assert glossary.translate("every time") == []
+    assert glossary.translate("the timing") == ["时点"]
+    assert glossary.translate("a ruling") == ["裁定"]
+    assert glossary.translate("rules") == ["规则"]
+
+
 def test_every_glossary_value_is_a_word_of_the_texts():
     entries = yaml.safe_load((KB / "glossary.yaml").read_text(encoding="utf-8"))["glossary"]
     assert len(entries) >= 250
@@ -53,6 +64,12 @@ def test_every_glossary_value_is_a_word_of_the_texts():
 def test_an_english_question_is_searched_in_the_texts_words(kb):
     plan = plan_query(kb, "Is a banished monster destroyed by battle?")
     assert {"除外", "战斗破坏"} <= set(plan.words)
+
+
+def test_an_english_card_name_is_not_read_as_game_words(kb):
+    plan = plan_query(kb, "Does Torrential Tribute destroy face-down monsters?")
+    assert "激流葬" in plan.words and "破坏" in plan.words
+    assert "解放" not in plan.words  # the card's name says tribute; the question does not
 
 
 def test_a_slang_verb_counts_only_beside_a_particle(kb):

@@ -199,6 +199,12 @@ def test_english_words_meet_in_their_stem():
 
     assert latin_words("Tributed monsters are destroyed") == latin_words("tribute monster are destroy")
     assert english_stem("copies") == "copy" and english_stem("chains") == "chain"
+    # Every inflection meets its base word: short plurals, doubled consonants, a final e.
+    assert {english_stem(w) for w in ("wins", "win")} == {"win"}
+    assert {english_stem(w) for w in ("flipped", "flips", "flip")} == {"flip"}
+    assert {english_stem(w) for w in ("makes", "make", "making")} == {"mak"}
+    assert {english_stem(w) for w in ("used", "uses", "use")} == {"use"}
+    assert english_stem("speed") == "speed"  # not speed → spe
     assert latin_words("does this") == ["does", "this"]  # stop words are left whole
 
 

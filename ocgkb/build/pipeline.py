@@ -590,9 +590,12 @@ def load_synonyms(kb_dir: Path, normalize: Normalizer) -> dict:
             squash(normalize(str(k))): [str(t) for t in v or []]
             for k, v in (data.get("synonyms") or {}).items()
         }
+        english_ignored = {str(w).lower() for w in data.get("ignore_english") or []}
+        # A question's English words are stemmed before they are compared (having → hav).
         ignore = sorted(
             {squash(normalize(str(w))) for w in data.get("ignore") or []}
-            | {str(w).lower() for w in data.get("ignore_english") or []}
+            | english_ignored
+            | {w for word in english_ignored for w in latin_words(word)}
         )
         english = {str(k).lower(): [str(t) for t in v or []] for k, v in glossary.items()}
         outside = sorted(

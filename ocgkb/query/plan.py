@@ -15,16 +15,18 @@ import re
 from dataclasses import dataclass, field
 
 from ocgkb import OcgkbError
-from ocgkb.query.named_cards import NamedCard, named_cards
+from ocgkb.query.named_cards import ENGLISH_WORDS, NamedCard, named_cards
 from ocgkb.sources.ontology import Ontology
 from ocgkb.store.database import KnowledgeBase
 from ocgkb.text.glossary import Glossary
+from ocgkb.text.name_forms import latin_form
 from ocgkb.text.names import card_token
 from ocgkb.text.normalize import squash
 from ocgkb.text.tokenize import MAX_WORD, bigrams, cjk_runs, latin_words, query_words, split_query
 
 MAX_QUERY = 300
 _LATIN = re.compile(r"[a-z0-9 ./'-]+")
+_WORD = re.compile(r"[a-z0-9]+")
 
 
 class QueryError(OcgkbError):
@@ -43,6 +45,9 @@ class QueryPlan:
     concepts: list[str]
     cards: list[str]  # the cards the texts name that it names: they steer ranking
     named: list[NamedCard] = field(default_factory=list)  # every real card it names
+    # The character pairs the plainer ranking seeks: the question's own, or for a
+    # question with no Chinese, those of the Chinese words it was read as.
+    pairs: list[str] = field(default_factory=list)
 
     def summary(self) -> dict:
         """What a view shows of the plan: the words sought, the concepts and cards named."""
@@ -75,7 +80,8 @@ def plan_query(kb: KnowledgeBase, question: str) -> QueryPlan:
         if _LATIN.fullmatch(said) and said not in {squash(kb.normalize(n)) for n in ontology.concepts[cid].zh}
         for name in ontology.concepts[cid].zh
     ]
-    said_in_english = lists["glossary"].translate(text)
+    named = named_cards(kb, question)
+    said_in_english = lists["glossary"].translate(_without_names(text, named))
     squashed = squash(text)
     slang = _slang_verbs(squashed, lists["slang"])
     translations = _as_words(
@@ -86,14 +92,34 @@ def plan_query(kb: KnowledgeBase, question: str) -> QueryPlan:
     )
     words = words + translations
     expansion_words = aliases
-    named = named_cards(kb, question)
     cards = [card.name for card in named if card.in_texts]
     # A card the question names is one word, however jieba would cut it.
     words = words + [
         t for t in (card_token(squash(kb.normalize(c))) for c in cards) if t in vocabulary and t not in words
     ]
     grams = [g for g in dict.fromkeys(bigrams(text)) if len(g) == 2]
-    return QueryPlan(text, words, expansion_words, inner, grams, concepts, cards, named)
+    pairs = grams if cjk_runs(text) else _pairs_of(words)
+    return QueryPlan(text, words, expansion_words, inner, grams, concepts, cards, named, pairs)
+
+
+def _pairs_of(words: list[str]) -> list[str]:
+    """The character pairs of the Chinese words among `words`, each once."""
+    return [g for g in dict.fromkeys(g for w in words for g in bigrams(w)) if len(g) == 2]
+
+
+def _without_names(text: str, named: list[NamedCard]) -> str:
+    """The question's English words but the card names it says in English: the
+    glossary reads Torrential Tribute as a card, not as a tribute."""
+    forms = {card.said for card in named if card.said.isascii()}
+    words = _WORD.findall(text)
+    if not forms:
+        return text
+    kept = [True] * len(words)
+    for start in range(len(words)):
+        for end in range(start + 1, min(start + ENGLISH_WORDS, len(words)) + 1):
+            if latin_form("".join(words[start:end])) in forms:
+                kept[start:end] = [False] * (end - start)
+    return " ".join(word for word, keep in zip(words, kept, strict=True) if keep)
 
 
 def _pieces(text: str) -> list[str]:

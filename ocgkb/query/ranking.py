@@ -87,7 +87,7 @@ ANSWER_TYPES = (
     ),
     (
         re.compile(
-            r"哪一?步|哪个(?:阶段|步骤|时点)|什么时候|何时|什么时点|时机|(?:之?前|之?后)还是|when (?:exactly|does|do|is|can)|which (?:step|phase)"
+            r"哪一?步|哪个(?:阶段|步骤|时点)|什么时候|何时|什么时点|时机|(?:之?前|之?后)还是|when (?:exactly|does|do|is|can)|which (?:step|phase)|what (?:point|timing)|until when|how late"
         ),
         re.compile(r"阶段|步骤|时点|之前|之后|时机"),
     ),
@@ -197,7 +197,7 @@ def search(
     `plan` is the question already planned (plan_query), so a caller plans once."""
     where, params = _filter_sql(kb, filters or Filters())
     plan = plan or plan_query(kb, question)
-    terms = plan.words + plan.inner + plan.grams + plan.expansions
+    terms = list(dict.fromkeys(plan.words + plan.inner + plan.grams + plan.expansions + plan.pairs))
     if not terms:
         return []  # only punctuation or question words: nothing to look for
     counts = _document_counts(kb, terms)
@@ -308,10 +308,11 @@ def _rules_after_examples(
 
 
 def _pair_terms(kb: KnowledgeBase, plan: QueryPlan, counts: dict[str, int]) -> list[str]:
-    """What the second ranking looks for: the question's character pairs and its
-    Latin words, but those in more than PAIR_SHARE_MAX of the passages (的效, 效果):
+    """What the second ranking looks for: the question's character pairs (for a
+    question in English, those of the Chinese words it was read as) and its Latin
+    words, but those in more than PAIR_SHARE_MAX of the passages (的效, 效果):
     every passage they match is scored, for almost nothing."""
-    terms = plan.grams + [w for w in latin_words(plan.text) if w not in STOPWORDS]
+    terms = plan.pairs + [w for w in latin_words(plan.text) if w not in STOPWORDS]
     kept = [t for t in terms if counts.get(t, 0) <= PAIR_SHARE_MAX * kb.passage_count]
     return kept or terms
 

@@ -9,7 +9,7 @@ from ocgkb import SourceError
 
 MANIFEST = "manifest.yaml"
 # The layout of the built database: a change means every knowledge base is rebuilt.
-SCHEMA_VERSION = "18"
+SCHEMA_VERSION = "20"
 KB_FILES = (
     "concepts.yaml",
     "repairs.yaml",

@@ -59,6 +59,7 @@ class Glossary:
     def __init__(self, entries: dict[str, list[str]]) -> None:
         raw = {tuple(phrase_words(key)): targets for key, targets in entries.items()}
         self.known = {w for phrase in raw for w in phrase}
+        self.whole = {phrase[0] for phrase in raw if len(phrase) == 1}
         # A key's own words are read like a question's: "destroyed by battle" is
         # destroy + by + battle, so a lone "destroyed" still means destroy.
         self.phrases: dict[tuple[str, ...], list[str]] = {}
@@ -70,13 +71,18 @@ class Glossary:
 
     def stored(self) -> dict:
         """What `from_stored` needs, computed once at build time."""
-        return {"phrases": [[list(p), t] for p, t in self.phrases.items()], "known": sorted(self.known)}
+        return {
+            "phrases": [[list(p), t] for p, t in self.phrases.items()],
+            "known": sorted(self.known),
+            "whole": sorted(self.whole),
+        }
 
     @classmethod
     def from_stored(cls, data: dict) -> Glossary:
         glossary = cls({})
         glossary.phrases = {tuple(words): targets for words, targets in data.get("phrases", [])}
         glossary.known = set(data.get("known", []))
+        glossary.whole = set(data.get("whole", []))
         glossary.longest = max(map(len, glossary.phrases), default=0)
         return glossary
 
@@ -85,6 +91,8 @@ class Glossary:
         banish, destroying → destroy, stopped → stop, copies → copy; else the word."""
         if word in _IRREGULAR:
             return _IRREGULAR[word]
+        if word in self.whole:
+            return word  # a key of its own: timing is not time, ruling is not rule
         for suffix, replacement in _SUFFIXES:
             if word.endswith(suffix) and len(word) > len(suffix) + 1:
                 stem = word[: -len(suffix)] + replacement

@@ -72,21 +72,36 @@ def latin_words(text: str) -> list[str]:
 
 
 def english_stem(word: str) -> str:
-    """A light stem of an English word: plural and -ed/-ing endings off, a stem of
-    three letters at least (tributed → tribut, tributes → tribut, copies → copy)."""
-    if not word.isalpha() or len(word) <= 4:
+    """A light stem of an English word, the same for its inflections: plural and
+    -ed/-ing endings off, a doubled consonant undone, a final e dropped, a stem of
+    three letters at least (tributed, tributes, tribute → tribut; flipped → flip;
+    makes, make → mak; wins → win; copies → copy; speed stays speed)."""
+    if not word.isalpha() or len(word) <= 3:
         return word
-    if word.endswith("ies"):
+    stem = _unsuffixed(word)
+    if stem != word and len(stem) > 3 and stem[-1] == stem[-2] and stem[-1] in _DOUBLED:
+        stem = stem[:-1]  # flipped → flip, setting → set
+    return stem[:-1] if len(stem) > 3 and stem.endswith("e") else stem
+
+
+_DOUBLED = frozenset("bdgmnprt")
+
+
+def _unsuffixed(word: str) -> str:
+    """A word without its plural, -ed or -ing ending, when three letters remain."""
+    if word.endswith(("ies", "ied")) and len(word) >= 6:
         return word[:-3] + "y"
     if word.endswith("ing") and len(word) - 3 >= 3:
-        return word[:-3].rstrip("e")
-    if word.endswith("ed") and len(word) - 2 >= 3:
-        return word[:-2].rstrip("e")
-    if word.endswith("es") and word[-3] in "sxz":
+        return word[:-3]
+    if word.endswith("ed") and not word.endswith("eed") and len(word) - 2 >= 3:
+        return word[:-2]  # speed and need are not inflected
+    if word.endswith("ed") and not word.endswith("eed") and len(word) == 4:
+        return word[:-1]  # used → use
+    if word.endswith("es") and word[-3] in "sxz" and len(word) - 2 >= 3:
         return word[:-2]
     if word.endswith("s") and not word.endswith(("ss", "us", "is")):
-        return word[:-1].rstrip("e")
-    return word.rstrip("e") if len(word) > 4 else word
+        return word[:-1]
+    return word
 
 
 class Segmenter:
