@@ -29,7 +29,12 @@ def test_the_stored_traditional_characters_gate_opencc_without_changing_the_sear
     from ocgkb.text import normalize as module
 
     gated, full = kb.normalize, Normalizer(kb.normalize.repairs)
-    for text in ["對方發動「頡頏勝負」時衍生物會被除外嗎", "乾燥的著火", "对方发动颉颃胜负", "ＡＴＫ・守備力"]:
+    for text in [
+        "對方發動「頡頏勝負」時衍生物會被除外嗎",
+        "乾燥的著火",
+        "对方发动颉颃胜负",
+        "ＡＴＫ・守備力",
+    ]:
         assert gated(text) == full(text)
     assert "們" in kb.meta("traditional") and "们" not in kb.meta("traditional")
 

@@ -8,7 +8,7 @@ import re
 from dataclasses import dataclass
 
 from ocgkb import OcgkbError
-from ocgkb.store.database import KnowledgeBase
+from ocgkb.store.database import IN_JSON, KnowledgeBase, json_values
 from ocgkb.text.name_forms import bare_form, latin_form, loose_form, name_grams
 
 MIN_SCORE = 60.0
@@ -87,12 +87,11 @@ def _forms_sharing(kb: KnowledgeBase, query: str, share: float) -> list[tuple[st
     characters (letter triples for Latin): the only ones that can come close."""
     grams = sorted(name_grams(query))
     need = max(1, math.ceil(len(grams) * share))
-    marks = ",".join("?" * len(grams))
     return kb.query(
         f"""SELECT n.form, n.card, n.how FROM card_names n JOIN (
-               SELECT form_id FROM card_grams WHERE gram IN ({marks})
+               SELECT form_id FROM card_grams WHERE gram IN {IN_JSON}
                GROUP BY form_id HAVING count(*) >= ?) g ON g.form_id = n.id""",
-        (*grams, need),
+        (json_values(grams), need),
     )
 
 
@@ -123,8 +122,9 @@ def _part_and_typo(kb: KnowledgeBase, query: str, offer, weight: float = 1.0, sh
 def _sounds_like(kb: KnowledgeBase, bare: str, offer) -> None:
     """Homophone typos (电器尾龙 → 电气尾龙): a name that reads as the query does."""
     chars = sorted(set(bare))
-    marks = ",".join("?" * len(chars))
-    pinyin_of = dict(kb.query(f"SELECT char, pinyin FROM char_pinyin WHERE char IN ({marks})", chars))
+    pinyin_of = dict(
+        kb.query(f"SELECT char, pinyin FROM char_pinyin WHERE char IN {IN_JSON}", (json_values(chars),))
+    )
     spoken = "".join(pinyin_of.get(ch, ch) for ch in bare)
     if spoken.isascii() and len(spoken) >= 2:
         for (card,) in kb.query("SELECT card FROM card_names WHERE form = ? AND how = 'pinyin'", (spoken,)):

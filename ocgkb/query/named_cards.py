@@ -17,7 +17,7 @@ from __future__ import annotations
 import re
 from typing import NamedTuple
 
-from ocgkb.store.database import KnowledgeBase
+from ocgkb.store.database import IN_JSON, KnowledgeBase, json_values
 from ocgkb.text.name_forms import latin_form, loose_form
 from ocgkb.text.tokenize import STOPWORDS
 
@@ -110,13 +110,12 @@ def _english(kb: KnowledgeBase, question: str) -> list[Span]:
 def _lookup(kb: KnowledgeBase, forms: list[str], script: str) -> list[tuple[str, str, int, int]]:
     if not forms:
         return []
-    marks = ",".join("?" * len(forms))
     return [
         (r[0], r[1], r[2], r[3])
         for r in kb.query(
             f"""SELECT form, card, mentions, single FROM question_names
-                WHERE form IN ({marks}) AND script = ? ORDER BY mentions DESC, card""",
-            (*forms, script),
+                WHERE form IN {IN_JSON} AND script = ? ORDER BY mentions DESC, card""",
+            (json_values(forms), script),
         )
     ]
 

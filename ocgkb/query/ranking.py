@@ -27,7 +27,7 @@ from dataclasses import dataclass, field
 
 from ocgkb import UsageError
 from ocgkb.query.plan import QueryError, QueryPlan, plan_query
-from ocgkb.store.database import KnowledgeBase, like_literal
+from ocgkb.store.database import IN_JSON, KnowledgeBase, json_values, like_literal
 from ocgkb.text.names import card_token
 from ocgkb.text.normalize import squash
 from ocgkb.text.tokenize import STOPWORDS, is_cjk, latin_words
@@ -388,8 +388,7 @@ def _count_pattern(text: str) -> re.Pattern[str] | None:
 
 
 def _document_counts(kb: KnowledgeBase, terms: list[str]) -> dict[str, int]:
-    marks = ",".join("?" * len(terms))
-    return dict(kb.query(f"SELECT term, doc FROM term_counts WHERE term IN ({marks})", terms))
+    return dict(kb.query(f"SELECT term, doc FROM term_counts WHERE term IN {IN_JSON}", (json_values(terms),)))
 
 
 def _selective(kb: KnowledgeBase, terms: list[str], counts: dict[str, int]) -> list[str]:

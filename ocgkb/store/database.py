@@ -6,6 +6,7 @@ import contextlib
 import functools
 import json
 import sqlite3
+from collections import OrderedDict
 from collections.abc import Callable, Iterable, Iterator, Mapping
 from pathlib import Path
 
@@ -13,36 +14,73 @@ from ocgkb import OcgkbError, paths
 from ocgkb.sources import manifest as sources
 from ocgkb.text.normalize import Normalizer
 
-_UNSEEN = object()
+# A list of values as one JSON parameter: `WHERE term IN {IN_JSON}` with
+# `json_values(terms)`. The SQL text stays the same whatever the list's length, so
+# the connection's statement cache holds one statement, not one per length: a
+# statement with thousands of ? costs hundreds of kilobytes, and a server asked
+# ever-new questions kept 128 of them (100 MB).
+IN_JSON = "(SELECT value FROM json_each(?))"
+
+
+def json_values(values: Iterable) -> str:
+    return json.dumps(list(values), ensure_ascii=False)
 
 
 class Vocabulary(Mapping[str, int]):
     """The words the index was cut into, with their document frequencies, read a
     few at a time: a question looks up a few hundred substrings, never all 7,800
-    words (reading them all is most of a query's start-up)."""
+    words (reading them all is most of a query's start-up).
+
+    What it has read stays in memory, bounded: the words found are at most the
+    vocabulary itself, and the pieces found not to be words (every substring of
+    every question ever asked, which a server must not keep forever) are
+    remembered only for the last `MISSES_KEPT` lookups."""
+
+    MISSES_KEPT = 20_000
 
     def __init__(self, conn: sqlite3.Connection) -> None:
         self._conn = conn
-        self._known: dict[str, int | None] = {}
+        self._found: dict[str, int] = {}
+        self._missing: OrderedDict[str, None] = OrderedDict()
 
     def prefetch(self, terms: Iterable[str]) -> None:
         """Look many terms up in one query (SQLite allows 32,766 parameters)."""
-        wanted = [t for t in dict.fromkeys(terms) if t not in self._known][:30000]
+        wanted = [t for t in dict.fromkeys(terms) if not self._seen(t)][:30000]
         if not wanted:
             return
         found = dict(
             self._conn.execute(
-                f"SELECT term, df FROM vocabulary WHERE term IN ({','.join('?' * len(wanted))})", wanted
+                f"SELECT term, df FROM vocabulary WHERE term IN {IN_JSON}", (json_values(wanted),)
             )
         )
-        self._known.update({t: found.get(t) for t in wanted})
+        for term in wanted:
+            self._remember(term, found.get(term))
+
+    def _seen(self, term: str) -> bool:
+        return term in self._found or term in self._missing
+
+    def _remember(self, term: str, df: int | None) -> None:
+        if df is not None:
+            self._found[term] = df
+            return
+        self._missing[term] = None
+        self._missing.move_to_end(term)
+        if len(self._missing) > self.MISSES_KEPT:
+            self._missing.popitem(last=False)
 
     def _lookup(self, term: str) -> int | None:
-        value = self._known.get(term, _UNSEEN)
-        if value is _UNSEEN:
-            row = self._conn.execute("SELECT df FROM vocabulary WHERE term = ?", (term,)).fetchone()
-            value = self._known[term] = row[0] if row else None
-        return value  # type: ignore[return-value]
+        if term in self._found:
+            return self._found[term]
+        if term in self._missing:
+            self._missing.move_to_end(term)
+            return None
+        row = self._conn.execute("SELECT df FROM vocabulary WHERE term = ?", (term,)).fetchone()
+        self._remember(term, row[0] if row else None)
+        return row[0] if row else None
+
+    def memory_size(self) -> int:
+        """How many lookups are remembered (found and missing), for tests and benchmarks."""
+        return len(self._found) + len(self._missing)
 
     def __getitem__(self, term: str) -> int:
         value = self._lookup(term)
