@@ -47,7 +47,7 @@ def traditional_characters() -> str:
     whole question is converted, phrases included."""
     chars = [chr(code) for first, last in _CJK_BLOCKS for code in range(first, last + 1)]
     folded = _t2s().convert("\n".join(chars)).split("\n")
-    return "".join(char for char, simple in zip(chars, folded) if simple != char)
+    return "".join(char for char, simple in zip(chars, folded, strict=False) if simple != char)
 
 
 class Normalizer:
