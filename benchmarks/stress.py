@@ -9,7 +9,11 @@ sqlite3, `PRAGMA integrity_check` says ok, and `ocgkb --db X search cost --json`
 works). Cases: kill -9 and SIGTERM during a build, a corrupted file, unwritable
 and read-only locations, odd path characters, an empty --db, eight first runs at
 once, queries during a rebuild, an export onto a FIFO and a query that is not
-UTF-8. It reports; it does not assert. One knowledge base is built first and
+UTF-8; then hostile paths and input (issue 19): a FIFO, symlink loop or FIFO lock
+file where the knowledge base goes, a symlinked one, a 50 KB section id, replays
+of a FIFO, a sparse 2 GB file and an empty folder, a full standard output, a
+5,000-character --db, a latin-1 terminal, an export onto a read-only file and
+malformed --limit/--since. It reports; it does not assert. One knowledge base is built first and
 copied into the cases that need one; everything lives in one temporary folder
 that is removed at the end. A full run takes a few minutes on two cores.
 """
@@ -445,6 +449,161 @@ CASES: list[tuple[str, Callable[[Runner], Row]]] = [
     ("fifo", case_export_fifo),
     ("non-utf8", case_non_utf8),
 ]
+
+
+# --- hostile paths and input (issue 19) ------------------------------------------
+# Kept in one block, appended to CASES below, so other additions merge beside it.
+# Nothing here writes to a device: FIFOs, folders and loops are made in the case's
+# folder; the one device is /dev/full as a case's standard output (the user's redirect).
+
+
+def _safety_run(r: Runner, args: list, home: Path, env: dict | None = None, stdout=subprocess.PIPE) -> Run:
+    """One ocgkb process with extra environment and any standard output."""
+    proc = subprocess.Popen(
+        [str(OCGKB), *args],
+        cwd=home,
+        env={**r.env(home), **(env or {})},
+        stdin=subprocess.DEVNULL,
+        stdout=stdout,
+        stderr=subprocess.PIPE,
+        start_new_session=True,
+    )
+    started = time.perf_counter()
+    try:
+        out, err = proc.communicate(timeout=min(r.timeout, 60))
+        code = proc.returncode
+    except subprocess.TimeoutExpired:  # a hang is a finding: kill it and say so
+        _kill_group(proc)
+        out, err = proc.communicate()
+        code = None
+    return Run(args, code, _text(out or b""), _text(err), time.perf_counter() - started)
+
+
+def _safety_row(case: str, run: Run, *notes: str) -> Row:
+    row = Row(case)
+    row.took(run)
+    row.notes += [*notes, _last_line(run.err)]
+    return row
+
+
+def _kind(path: Path) -> str:
+    mode = os.lstat(path).st_mode
+    for test, name in ((stat.S_ISFIFO, "FIFO"), (stat.S_ISLNK, "symlink"), (stat.S_ISREG, "regular file")):
+        if test(mode):
+            return name
+    return "other"
+
+
+def case_kb_path_kinds(r: Runner, kind: str) -> Row:
+    """--db naming a FIFO, a symlink loop, or a plain path whose lock file is a FIFO."""
+    home = r.case_dir("kbkind")
+    db = home / "kb.sqlite"
+    if kind == "fifo":
+        os.mkfifo(db)
+    elif kind == "loop":
+        os.symlink(home / "other", db)
+        os.symlink(db, home / "other")
+    else:
+        os.mkfifo(home / "kb.sqlite.lock")
+    watched = db if kind != "lock" else home / "kb.sqlite.lock"
+    run = _safety_run(r, ["search", "cost"], home, env={"OCGKB_DB": str(db)})
+    return _safety_row(f"OCGKB_DB is a {kind}" if kind != "lock" else "lock file is a FIFO", run,
+                       f"afterwards a {_kind(watched)}", "built" if run.built else "nothing built")  # fmt: skip
+
+
+def case_kb_symlink(r: Runner) -> Row:
+    home = r.case_dir("kblink")
+    real = r.copy_base(home / "store" / "real.sqlite")
+    os.symlink(real, home / "kb.sqlite")
+    run = _safety_run(r, ["--db", str(home / "kb.sqlite"), "search", "cost", "--json"], home)
+    row = _safety_row("--db a symlink to a KB", run, f"link is a {_kind(home / 'kb.sqlite')}")
+    return row.checked(r, real, home)
+
+
+def case_long_section(r: Runner) -> Row:
+    home = r.case_dir("longsection")
+    db = r.copy_base(home / "ocgkb.sqlite")
+    run = _safety_run(r, ["--db", str(db), "section", "4." * 25001], home)
+    return _safety_row("section of 50,002 characters", run, "rebuilt" if run.built else "no rebuild").checked(
+        r, db, home
+    )
+
+
+def case_replay_hostile(r: Runner, what: str) -> Row:
+    home = r.case_dir("replay")
+    target = home / what
+    if what == "fifo":
+        os.mkfifo(target)
+    elif what == "empty":
+        target.mkdir()
+    else:
+        with open(target, "wb") as out:
+            out.truncate(2 * 1024**3)  # sparse
+    return _safety_run_row(r, f"replay {what}", ["replay", str(target)], home)
+
+
+def _safety_run_row(r: Runner, case: str, args: list, home: Path, **kwargs) -> Row:
+    return _safety_row(case, _safety_run(r, args, home, **kwargs))
+
+
+def case_full_stdout(r: Runner) -> Row:
+    home = r.case_dir("full")
+    db = r.copy_base(home / "ocgkb.sqlite")
+    with open("/dev/full", "wb") as full:  # as `ocgkb search cost > /dev/full`
+        return _safety_run_row(
+            r, "search cost > /dev/full", ["--db", str(db), "search", "cost"], home, stdout=full
+        )
+
+
+def case_long_db_name(r: Runner) -> Row:
+    home = r.case_dir("longname")
+    return _safety_run_row(r, "--db of 5,000 characters", ["--db", "a" * 5000, "search", "cost"], home)
+
+
+def case_latin1(r: Runner) -> Row:
+    home = r.case_dir("latin1")
+    db = r.copy_base(home / "ocgkb.sqlite")
+    run = _safety_run(r, ["--db", str(db), "search", "cost"], home, env={"PYTHONIOENCODING": "latin-1"})
+    return _safety_row("PYTHONIOENCODING=latin-1 search cost", run, f"{len(run.out)} characters out")
+
+
+def case_export_read_only(r: Runner) -> Row:
+    home = r.case_dir("exportro")
+    db = r.copy_base(home / "ocgkb.sqlite")
+    out = home / "graph.json"
+    out.write_text("keep me")
+    out.chmod(0o444)
+    args = ["--db", str(db), "export", "--format", "json", "--around", "cost", "-o", str(out)]
+    run = _safety_run(r, args, home)
+    kept = "file kept" if out.read_text() == "keep me" else "file replaced"
+    return _safety_row("export -o a 0444 file", run, kept)
+
+
+def case_bad_options(r: Runner, *options: str) -> Row:
+    home = r.case_dir("options")
+    db = r.copy_base(home / "ocgkb.sqlite")
+    shown = " ".join(o if o.startswith("--") else repr(o) for o in options)
+    return _safety_run_row(r, f"search cost {shown}", ["--db", str(db), "search", "cost", *options], home)
+
+
+SAFETY_CASES: list[tuple[str, Callable[[Runner], Row]]] = [
+    ("kb-fifo", lambda r: case_kb_path_kinds(r, "fifo")),
+    ("kb-loop", lambda r: case_kb_path_kinds(r, "loop")),
+    ("kb-lock-fifo", lambda r: case_kb_path_kinds(r, "lock")),
+    ("kb-symlink", case_kb_symlink),
+    ("long-section", case_long_section),
+    ("replay-fifo", lambda r: case_replay_hostile(r, "fifo")),
+    ("replay-sparse", lambda r: case_replay_hostile(r, "sparse.yaml")),
+    ("replay-empty", lambda r: case_replay_hostile(r, "empty")),
+    ("full-stdout", case_full_stdout),
+    ("long-db-name", case_long_db_name),
+    ("latin1", case_latin1),
+    ("export-read-only", case_export_read_only),
+    ("limit-digits", lambda r: case_bad_options(r, "--limit", "٣")),
+    ("since-empty", lambda r: case_bad_options(r, "--since", "")),
+    ("since-after-until", lambda r: case_bad_options(r, "--since", "2024-01-01", "--until", "2020-01-01")),
+]
+CASES += SAFETY_CASES
 
 
 def table(rows: list[Row]) -> str:

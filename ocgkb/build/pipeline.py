@@ -22,6 +22,7 @@ from ocgkb import BuildError, OntologyError, paths
 from ocgkb.build.card_index import CardAliases, CardIndex
 from ocgkb.build.mentions import CardMentions, collect_mentions
 from ocgkb.build.write import Built, write
+from ocgkb.files import replaceable
 from ocgkb.sources import manifest as sources
 from ocgkb.sources.card_facts import read_card_facts
 from ocgkb.sources.curated import read_mapping
@@ -82,7 +83,8 @@ def build(
     progress: Progress | None = None,
 ) -> BuildReport:
     """Build the knowledge base into `db_path` and return the build report."""
-    db_path = Path(db_path or paths.default_db_path())
+    # Refused before the work, not after it: a device or FIFO is never replaced.
+    db_path = replaceable(Path(db_path or paths.default_db_path()))
     data_dir = Path(data_dir or paths.data_dir())
     kb_dir = Path(kb_dir or paths.kb_dir())
     step = progress or (lambda name: None)
@@ -221,7 +223,7 @@ def _write_in_place(db_path: Path, built: Built) -> None:
     paths.remove_dead_builds(db_path)
     try:
         write(tmp, built)
-        os.replace(tmp, db_path)
+        os.replace(tmp, replaceable(db_path))  # checked again: the build took seconds
     except (OSError, sqlite3.Error) as exc:
         reason = getattr(exc, "strerror", None) or str(exc)
         raise BuildError(f"cannot write the knowledge base to {db_path}: {reason}") from None

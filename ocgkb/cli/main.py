@@ -13,31 +13,10 @@ from pathlib import Path
 import click
 
 from ocgkb import OcgkbError, __version__
+from ocgkb.cli.options import TEXT, Count
 
 # The kinds and limits the views define, repeated here so that --help needs no query code.
 KIND_CHOICES = ("clause", "subitem", "example", "ruling", "note", "paragraph")
-
-
-class Text(click.ParamType):
-    """A text argument: the one place that refuses bytes that are not UTF-8
-    (the shell hands them over as lone surrogates, which nothing can print)."""
-
-    name = "text"
-
-    def convert(self, value, param, ctx):
-        if isinstance(value, str):
-            try:
-                value.encode("utf-8")
-            except UnicodeEncodeError:
-                raise TextError("the query is not valid UTF-8") from None
-        return value
-
-
-class TextError(OcgkbError):
-    """A text argument that is not valid UTF-8."""
-
-
-TEXT = Text()
 SEARCH_LIMIT = 40  # what a search ranks at most
 ASK_LIMIT = 10  # clauses an answer shows at most
 
@@ -73,7 +52,19 @@ def _open(ctx: click.Context):
 class _Group(click.Group):
     """The one path from a library error to the user: one line, the error's exit
     code (1 bad input, 2 bad usage), never a traceback. A knowledge base found
-    damaged mid-query is rebuilt once from the sources and the command run again."""
+    damaged mid-query is rebuilt once from the sources and the command run again;
+    any other SQLite error is about the input, and says so."""
+
+    def main(self, *args, **kwargs):
+        from ocgkb.cli import streams
+
+        streams.tolerate_encoding()
+        try:
+            return super().main(*args, **kwargs)
+        except OSError as exc:  # a full disk under stdout, a name too long: one line, exit 1
+            if not kwargs.get("standalone_mode", True):
+                raise
+            streams.fail(exc)
 
     def parse_args(self, ctx: click.Context, args: list[str]) -> list[str]:
         ctx.meta["ocgkb.argv"] = list(args)  # to run the command again after a repair
@@ -82,10 +73,14 @@ class _Group(click.Group):
     def invoke(self, ctx: click.Context):
         import sqlite3
 
+        from ocgkb.store.damage import is_damage
+
         try:
             try:
                 return super().invoke(ctx)
             except sqlite3.DatabaseError as exc:
+                if not is_damage(exc):
+                    raise
                 _rebuild_damaged(ctx, exc)
                 with self.make_context(ctx.info_name, ctx.meta["ocgkb.argv"], parent=ctx.parent) as again:
                     return super().invoke(again)
@@ -93,13 +88,17 @@ class _Group(click.Group):
             error = click.ClickException(str(exc).splitlines()[0] if str(exc) else type(exc).__name__)
             error.exit_code = exc.exit_code
             raise error from None
-        except sqlite3.DatabaseError as exc:
-            raise click.ClickException(
-                f"the knowledge base is damaged and could not be rebuilt: {exc}"
-            ) from None
+        except sqlite3.Error as exc:
+            raise click.ClickException(_sqlite_message(exc, is_damage(exc))) from None
         except KeyboardInterrupt:
             click.echo("interrupted; nothing already built was changed", err=True)
             sys.exit(130)
+
+
+def _sqlite_message(exc: Exception, damaged: bool) -> str:
+    if damaged:
+        return f"the knowledge base is damaged and could not be rebuilt: {exc}"
+    return f"cannot answer this: {exc} (an SQLite error about the input, not damage to the knowledge base)"
 
 
 def _rebuild_damaged(ctx: click.Context, exc: Exception) -> None:
@@ -244,7 +243,7 @@ def _limit_option(most: int, default: int):
     return click.option(
         "--limit",
         "-n",
-        type=click.IntRange(1, most),
+        type=Count(1, most),
         default=default,
         show_default=True,
         help=f"How many to show (at most {most}).",
@@ -327,7 +326,7 @@ def section(ctx, number, as_json) -> None:
 @click.option(
     "--limit",
     "-n",
-    type=click.IntRange(1, 200),
+    type=Count(1, 200),
     default=20,
     show_default=True,
     help="Passages to show (at most 200).",
@@ -398,7 +397,7 @@ def replay(ctx: click.Context, path: Path | None, as_json: bool, quiet: bool) ->
     knowledge (kb/scenarios/, or --kb-dir's); without it, every one is replayed.
     Every file gets a line (pass, mismatch or malformed, with the reason) and a
     summary follows. Exits with the worst result: 1 when a replay ends otherwise
-    than its file states, 2 when a file is malformed.
+    than its file states (or a folder holds no scenario), 2 when a file is malformed.
 
     \b
     Examples:
@@ -441,7 +440,7 @@ def replay(ctx: click.Context, path: Path | None, as_json: bool, quiet: bool) ->
 )
 @click.option(
     "--depth",
-    type=click.IntRange(0, 10),
+    type=Count(0, 10),
     default=1,
     show_default=True,
     help="How many links out from --around.",
@@ -472,10 +471,10 @@ def export(ctx, fmt: str, output: str, around: str | None, depth: int, kinds: st
 @click.option(
     "--host", default="127.0.0.1", show_default=True, help="The address to listen on (0.0.0.0: every one)."
 )
-@click.option("--port", type=click.IntRange(1, 65535), default=8000, show_default=True, help="The port.")
+@click.option("--port", type=Count(1, 65535), default=8000, show_default=True, help="The port.")
 @click.option(
     "--workers",
-    type=click.IntRange(1, 64),
+    type=Count(1, 64),
     default=1,
     show_default=True,
     help="Worker processes, each with the knowledge base open read-only.",

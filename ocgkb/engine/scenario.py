@@ -40,6 +40,7 @@ from ocgkb import OcgkbError, yamlio
 from ocgkb.engine import Duel, EngineError, IllegalActionError
 from ocgkb.engine.cards import ScenarioCardError, parse_card
 from ocgkb.engine.rules import DAMAGE_STEP, PHASES
+from ocgkb.files import UnsafePathError, read_at_most
 
 ZONES = ("hand", "deck", "extra", "monsters", "spelltrap", "field", "gy", "banished")
 PLAYERS = ("A", "B")
@@ -55,6 +56,12 @@ class ScenarioError(OcgkbError):
     """A scenario file that cannot be replayed: it names the file, the step and what is wrong."""
 
     exit_code = 2  # a malformed file; a replay that ends otherwise than stated exits 1
+
+
+class NoScenarios(ScenarioError):
+    """A folder with no scenario in it: nothing was checked, which is not a pass."""
+
+    exit_code = 1
 
 
 @dataclass
@@ -134,11 +141,13 @@ def worst_exit(outcomes: list[Outcome]) -> int:
 def load_yaml(path: Path) -> Any:
     """YAML from a file, refused when too big, too deep or an alias bomb."""
     try:
-        data = Path(path).read_bytes()
+        data = read_at_most(Path(path), MAX_BYTES)  # /dev/zero or a FIFO: refused, never read whole
     except OSError as exc:
         raise ScenarioError(f"{path}: cannot read it ({exc.strerror})") from None
+    except UnsafePathError as exc:
+        raise ScenarioError(f"{exc}; a scenario is a YAML file") from None
     if len(data) > MAX_BYTES:
-        raise ScenarioError(f"{path}: {len(data):,} bytes is too big for a scenario (at most {MAX_BYTES:,})")
+        raise ScenarioError(f"{path}: more than {MAX_BYTES:,} bytes is too big for a scenario")
     try:
         text = data.decode("utf-8")
     except UnicodeDecodeError:
@@ -562,7 +571,10 @@ def scenario_files(path: Path) -> list[Path]:
     """The scenario files of a folder (sorted), or the one file given."""
     path = Path(path)
     if path.is_dir():
-        return sorted(p for p in path.glob("*.yaml") if p.is_file())
+        found = sorted(p for p in path.glob("*.yaml") if p.is_file())
+        if not found:  # "0 passed" would read as success
+            raise NoScenarios(f"{path}: no scenario files (*.yaml) in this folder")
+        return found
     if not path.exists():
         raise ScenarioError(f"{path}: no such file or folder")
     return [path]

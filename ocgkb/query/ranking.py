@@ -132,19 +132,16 @@ class Filters:
     @classmethod
     def parse(cls, kind=None, section=None, concept=None, card=None, since=None, until=None) -> Filters:
         """Filters from typed options: an empty name is a usage error, dates are read once."""
-        for option, value in (("--section", section), ("--concept", concept), ("--card", card)):
+        named = (("--section", section), ("--concept", concept), ("--card", card))
+        for option, value in (*named, ("--since", since), ("--until", until)):
             if value is not None and not value.strip():
                 raise UsageError(f"{option} needs a value")
         if kind is not None and kind not in PASSAGE_KINDS:
             raise UsageError(f"--kind: {kind!r} is none of {', '.join(PASSAGE_KINDS)}")
-        return cls(
-            kind,
-            section.strip() if section else None,
-            concept,
-            card,
-            parse_date(since) if since else None,
-            parse_date(until) if until else None,
-        )
+        first, last = parse_date(since) if since else None, parse_date(until) if until else None
+        if first and last and first > last:  # a range no date fits: a mistake, not "no results"
+            raise UsageError(f"--since {first} is after --until {last}")
+        return cls(kind, section.strip() if section else None, concept, card, first, last)
 
 
 @dataclass

@@ -5,12 +5,15 @@ from __future__ import annotations
 import contextlib
 import functools
 import json
+import os
 import sqlite3
+import stat
 from collections import OrderedDict
 from collections.abc import Callable, Iterable, Iterator, Mapping
 from pathlib import Path
 
 from ocgkb import OcgkbError, paths
+from ocgkb.files import UnsafePathError, kind_of, replaceable
 from ocgkb.sources import manifest as sources
 from ocgkb.text.normalize import Normalizer
 
@@ -250,7 +253,8 @@ def build_lock(db_path: Path) -> Iterator[bool | None]:
     except ImportError:
         yield None
         return
-    lock_path = db_path.with_name(db_path.name + ".lock")
+    db_path = replaceable(db_path)
+    lock_path = replaceable(db_path.with_name(db_path.name + ".lock"))  # a FIFO or device there: refused
     try:
         db_path.parent.mkdir(parents=True, exist_ok=True)
         handle = open(lock_path, "a+b")  # noqa: SIM115 - held for the whole build
@@ -258,6 +262,11 @@ def build_lock(db_path: Path) -> Iterator[bool | None]:
         yield False
         return
     try:
+        mode = os.fstat(handle.fileno()).st_mode
+        if not stat.S_ISREG(mode):  # swapped in between the check and the open
+            raise UnsafePathError(
+                f"{lock_path} is {kind_of(mode)}, not a regular file; refusing to write there"
+            )
         fcntl.flock(handle, fcntl.LOCK_EX)
         yield True
     finally:
@@ -278,7 +287,8 @@ def open_kb(
     another's build uses it. When a rebuild fails but an older build exists, the
     older one is opened and `on_stale_kept(message)` is told why.
     """
-    db_path = Path(db_path or paths.default_db_path())
+    # A device, FIFO or symlink loop is refused before anything is built; a symlink is followed.
+    db_path = replaceable(Path(db_path or paths.default_db_path()))
     paths.remove_dead_builds(db_path)
     if is_current(db_path, data_dir, kb_dir):
         return KnowledgeBase(db_path)

@@ -23,6 +23,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from ocgkb import OcgkbError
+from ocgkb.files import owner_may_write
 from ocgkb.store.database import KnowledgeBase
 
 if TYPE_CHECKING:
@@ -140,6 +141,8 @@ def write(graph: nx.DiGraph, fmt: str, output: str) -> list[Path]:
         try:
             sys.stdout.write(parts[""])
             sys.stdout.flush()
+        except BrokenPipeError:
+            raise  # `ocgkb export | head`: the command line ends quietly, as on any pipe
         except OSError as exc:
             raise ExportError(f"cannot write to standard output: {exc.strerror or exc}") from None
         return []
@@ -150,11 +153,24 @@ def write(graph: nx.DiGraph, fmt: str, output: str) -> list[Path]:
     try:
         if fmt == "csv":
             target.mkdir(parents=True, exist_ok=True)
+        for path in paths:  # every file checked before any is written
+            _refuse_read_only(path)
         for path, text in zip(paths, parts.values(), strict=True):
             _write_file(path, text.encode("utf-8"))
     except OSError as exc:
         raise ExportError(f"cannot write {output}: {exc.strerror or exc}") from None
     return paths
+
+
+def _refuse_read_only(path: Path) -> None:
+    """A read-only regular file is not replaced: the rename would succeed (it needs
+    the folder's permission, not the file's), so the mode is honoured here."""
+    try:
+        info = os.stat(path)
+    except (FileNotFoundError, NotADirectoryError):
+        return
+    if stat.S_ISREG(info.st_mode) and not owner_may_write(path, info):
+        raise ExportError(f"{path} is read-only ({stat.filemode(info.st_mode)}); not replacing it")
 
 
 def _write_file(path: Path, data: bytes) -> None:
