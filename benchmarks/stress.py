@@ -13,7 +13,11 @@ UTF-8; then hostile paths and input (issue 19): a FIFO, symlink loop or FIFO loc
 file where the knowledge base goes, a symlinked one, a 50 KB section id, replays
 of a FIFO, a sparse 2 GB file and an empty folder, a full standard output, a
 5,000-character --db, a latin-1 terminal, an export onto a read-only file and
-malformed --limit/--since. It reports; it does not assert. One knowledge base is built first and
+malformed --limit/--since; and `ocgkb serve` (`--only serve`): 1,000 idle
+connections under `ulimit -n 1024`, unfinished request heads and idle kept-alive
+connections, a killed supervisor, two workers over a damaged knowledge base, and a
+knowledge base truncated or replaced under a running server. It reports; it does
+not assert. One knowledge base is built first and
 copied into the cases that need one; everything lives in one temporary folder
 that is removed at the end. A full run takes a few minutes on two cores.
 """
@@ -431,6 +435,216 @@ def case_non_utf8(r: Runner) -> Row:
     return row.checked(r, db, home)
 
 
+# --- the web server (issue 19) ----------------------------------------------------
+
+
+def _free_port() -> int:
+    import socket
+
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        return probe.getsockname()[1]
+
+
+def _get(port: int, path: str = "/api/section/4.2.2", timeout: float = 5) -> int:
+    """The status of one GET, 0 when there was no answer."""
+    import urllib.error
+    import urllib.request
+
+    try:
+        with urllib.request.urlopen(f"http://127.0.0.1:{port}{path}", timeout=timeout) as response:
+            response.read()
+            return response.status
+    except urllib.error.HTTPError as error:
+        return error.code
+    except OSError:
+        return 0
+
+
+def _serve(r: Runner, db: Path, home: Path, *args: str, open_files: int | None = None):
+    """A `serve --quiet` on a free port, once it answers (or is dead); (process, port, log)."""
+    import resource
+
+    port = _free_port()
+    log = home / "serve.log"
+
+    def limit() -> None:
+        if open_files:
+            resource.setrlimit(resource.RLIMIT_NOFILE, (open_files, open_files))
+
+    with open(log, "w") as err:
+        proc = subprocess.Popen(
+            [str(OCGKB), "--db", str(db), "serve", "--port", str(port), "--quiet", *args],
+            cwd=home,
+            env=r.env(home),
+            stdin=subprocess.DEVNULL,
+            stdout=subprocess.DEVNULL,
+            stderr=err,
+            start_new_session=True,
+            preexec_fn=limit,
+        )
+    proc.started = time.perf_counter()  # type: ignore[attr-defined]
+    r.live.append(proc)
+    deadline = time.perf_counter() + r.timeout
+    while proc.poll() is None and _get(port, timeout=2) != 200 and time.perf_counter() < deadline:
+        time.sleep(0.2)
+    return proc, port, log
+
+
+def _log_notes(log: Path) -> list[str]:
+    text = log.read_text(errors="replace")
+    lines = [line for line in text.splitlines() if line.strip()]
+    notes = [f"{len(lines)} log lines"]
+    if "Too many open files" in text:
+        notes.append(f"'Too many open files' x{text.count('Too many open files')}")
+    return notes
+
+
+def case_serve_idle(r: Runner, count: int = 1000, open_files: int = 1024) -> Row:
+    """`count` connections that never send a byte, under `ulimit -n open_files`."""
+    import resource
+    import socket
+
+    row = Row(f"serve: {count} idle connections, ulimit -n {open_files}")
+    home = r.case_dir("idle")
+    db = r.copy_base(home / "ocgkb.sqlite")
+    soft, hard = resource.getrlimit(resource.RLIMIT_NOFILE)
+    resource.setrlimit(resource.RLIMIT_NOFILE, (min(max(soft, count + 200), hard), hard))
+    proc, port, log = _serve(r, db, home, "--head-timeout", "60", open_files=open_files)
+    held = []
+    for _ in range(count):
+        sock = socket.socket()
+        sock.setblocking(False)
+        try:
+            sock.connect(("127.0.0.1", port))
+        except BlockingIOError:
+            pass
+        held.append(sock)
+    time.sleep(1)
+    times, codes = [], []
+    for _ in range(20):
+        started = time.perf_counter()
+        codes.append(_get(port))
+        times.append(time.perf_counter() - started)
+    for sock in held:
+        sock.close()
+    after = _get(port)
+    row.code = ",".join(str(c) for c in sorted(set(codes)))
+    row.seconds = max(times)
+    row.notes += [
+        f"{codes.count(200)}/20 answered 200, slowest {max(times) * 1000:.0f} ms",
+        f"after: {after}",
+    ]
+    row.notes += _log_notes(log)
+    _kill_group(proc)
+    return row
+
+
+def case_serve_slow_head(r: Runner) -> Row:
+    """A head never finished, and a kept-alive connection left idle: closed when?"""
+    import socket
+
+    row = Row("serve: unfinished head (timeout 2 s), idle keep-alive (1 s)")
+    home = r.case_dir("slowhead")
+    db = r.copy_base(home / "ocgkb.sqlite")
+    proc, port, log = _serve(r, db, home, "--head-timeout", "2", "--keep-alive", "1")
+    for label, data in (
+        ("head", b"GET / HTTP/1.1\r\nHost: localhost\r\n"),
+        ("keep-alive", b"GET /api/section/4.2.2 HTTP/1.1\r\nHost: localhost\r\n\r\n"),
+    ):
+        sock = socket.create_connection(("127.0.0.1", port))
+        sock.sendall(data)
+        started = time.perf_counter()
+        sock.settimeout(10)
+        try:
+            while sock.recv(65536):
+                pass
+            row.notes.append(f"{label}: closed after {time.perf_counter() - started:.1f} s")
+        except OSError as exc:
+            row.notes.append(f"{label}: {exc}")
+        sock.close()
+    row.code = str(_get(port))
+    _kill_group(proc)
+    return row
+
+
+def case_serve_kill_supervisor(r: Runner) -> Row:
+    row = Row("serve --workers 2: kill -9 of the supervisor")
+    home = r.case_dir("supervisor")
+    db = r.copy_base(home / "ocgkb.sqlite")
+    proc, port, log = _serve(r, db, home, "--workers", "2")
+    workers = [int(p) for p in Path(f"/proc/{proc.pid}/task/{proc.pid}/children").read_text().split()]
+    os.kill(proc.pid, signal.SIGKILL)
+    proc.wait()
+    started = time.perf_counter()
+    while any(Path(f"/proc/{w}").exists() for w in workers) and time.perf_counter() - started < 10:
+        time.sleep(0.02)
+    left = [w for w in workers if Path(f"/proc/{w}").exists()]
+    row.seconds = time.perf_counter() - started
+    row.notes.append(f"{len(workers)} workers; {len(left)} left after {row.seconds:.2f} s")
+    again, port2, _ = _serve(r, db, home, "--workers", "2")
+    row.code = str(_get(port2))
+    row.notes.append(f"a new serve answers {row.code}")
+    _kill_group(again)
+    return row
+
+
+def _damage_passages(db: Path) -> None:
+    with sqlite3.connect(db) as conn:
+        first = conn.execute("SELECT min(pageno) FROM dbstat WHERE name = 'passages'").fetchone()[0]
+        size = conn.execute("PRAGMA page_size").fetchone()[0]
+    conn.close()
+    with open(db, "r+b") as out:
+        out.seek((first + 100) * size)
+        out.write(random.Random(0).randbytes(200 * 1024))
+
+
+def case_serve_damaged_workers(r: Runner) -> Row:
+    row = Row("serve --workers 2 over a KB with damaged passages")
+    home = r.case_dir("damagedserve")
+    db = r.copy_base(home / "ocgkb.sqlite")
+    _damage_passages(db)
+    proc, port, log = _serve(r, db, home, "--workers", "2")
+    row.seconds = time.perf_counter() - proc.started  # type: ignore[attr-defined]
+    row.code = str(_get(port, "/api/search?q=cost"))
+    text = log.read_text(errors="replace")
+    row.traceback = "Traceback" in text
+    row.notes.append(
+        f"serving {row.code} after {row.seconds:.1f} s; rebuilds: {text.count('rebuilding it once')}"
+    )
+    _kill_group(proc)
+    return row.checked(r, db, home)
+
+
+def case_serve_kb_changed(r: Runner, how: str) -> Row:
+    """The KB file truncated in place, or replaced by garbage, under a running server."""
+    row = Row(f"serve: KB {how} while serving")
+    home = r.case_dir("changed")
+    db = r.copy_base(home / "ocgkb.sqlite")
+    proc, port, log = _serve(r, db, home)
+    if how == "truncated":
+        with open(db, "r+b") as out:
+            out.truncate(db.stat().st_size // 3)
+    else:
+        (home / "garbage").write_bytes(os.urandom(100_000))
+        os.replace(home / "garbage", db)
+    time.sleep(1.1)
+    started, seen = time.perf_counter(), []
+    while time.perf_counter() - started < r.timeout:
+        code = _get(port, "/api/search?q=cost")
+        if not seen or seen[-1] != code:
+            seen.append(code)
+        if code == 200:
+            break
+        time.sleep(0.2)
+    row.seconds = time.perf_counter() - started
+    row.code = "→".join(str(c) for c in seen)
+    row.traceback = "Traceback" in log.read_text(errors="replace")
+    row.notes.append(f"statuses {row.code}; 200 after {row.seconds:.1f} s")
+    _kill_group(proc)
+    return row.checked(r, db, home) if how == "truncated" else row
+
+
 CASES: list[tuple[str, Callable[[Runner], Row]]] = [
     ("kill-0.5", lambda r: case_kill_build(r, 0.5)),
     ("kill-2", lambda r: case_kill_build(r, 2)),
@@ -448,6 +662,12 @@ CASES: list[tuple[str, Callable[[Runner], Row]]] = [
     ("rebuild-queries", case_queries_during_rebuild),
     ("fifo", case_export_fifo),
     ("non-utf8", case_non_utf8),
+    ("serve-idle", case_serve_idle),
+    ("serve-slow-head", case_serve_slow_head),
+    ("serve-kill-supervisor", case_serve_kill_supervisor),
+    ("serve-damaged-workers", case_serve_damaged_workers),
+    ("serve-truncated", lambda r: case_serve_kb_changed(r, "truncated")),
+    ("serve-replaced", lambda r: case_serve_kb_changed(r, "replaced by garbage")),
 ]
 
 

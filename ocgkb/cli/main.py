@@ -479,9 +479,38 @@ def export(ctx, fmt: str, output: str, around: str | None, depth: int, kinds: st
     show_default=True,
     help="Worker processes, each with the knowledge base open read-only.",
 )
+@click.option(
+    "--allowed-host",
+    "allowed_hosts",
+    multiple=True,
+    metavar="NAME",
+    help="A Host name the site answers (repeatable; '*.example.org' and '*' allowed). Default: "
+    "localhost, 127.0.0.1 and [::1] when listening on loopback; any host otherwise.",
+)
+@click.option(
+    "--head-timeout",
+    type=click.FloatRange(0.1, 3600),
+    default=10.0,
+    show_default=True,
+    help="Seconds a client has to send a request's headers before it is disconnected.",
+)
+@click.option(
+    "--keep-alive",
+    type=click.FloatRange(0.1, 3600),
+    default=5.0,
+    show_default=True,
+    help="Seconds an idle kept-alive connection stays open.",
+)
+@click.option(
+    "--max-connections",
+    type=click.IntRange(2, 1_000_000),
+    default=None,
+    help="Open connections per worker; past it idle ones are closed and busy ones answered 503 "
+    "(default: what the open-files limit allows, at most 4096).",
+)
 @click.option("-q", "--quiet", is_flag=True, help="Do not log every request.")
 @click.pass_context
-def serve(ctx: click.Context, host: str, port: int, workers: int, quiet: bool) -> None:
+def serve(ctx: click.Context, host: str, port: int, workers: int, quiet: bool, **limits) -> None:
     """Serve the knowledge base as a web site and a JSON API (pages at /, the API
     described at /openapi.json), building it first if needed. Ctrl-C stops it.
 
@@ -490,32 +519,50 @@ def serve(ctx: click.Context, host: str, port: int, workers: int, quiet: bool) -
     \b
     Examples:
       ocgkb serve
-      ocgkb serve --host 0.0.0.0 --port 8080 --workers 2
+      ocgkb serve --host 0.0.0.0 --port 8080 --workers 2 --allowed-host rules.example.org
     """
     import importlib.util
-    import os
 
     from ocgkb.web import INSTALL_HINT
 
-    if any(importlib.util.find_spec(name) is None for name in ("starlette", "jinja2", "uvicorn")):
+    if any(
+        importlib.util.find_spec(name) is None for name in ("starlette", "jinja2", "uvicorn", "httptools")
+    ):
         raise click.ClickException(INSTALL_HINT)
-    from ocgkb.web.server import check_port, run
+    from ocgkb.web.hosts import default_allowed, is_loopback
+    from ocgkb.web.server import Limits, check_port, run, url_of
 
     check_port(host, port)
-    kb = _open(ctx)  # build once here, with progress, not once in every worker
+    allowed = list(limits.pop("allowed_hosts")) or default_allowed(host)
+    kb_path = _serve_environment(ctx, allowed)
+    if not is_loopback(host):
+        click.secho(
+            f"warning: listening on {host}: the site is open to other machines"
+            + (" and answers any Host name" if "*" in allowed else ""),
+            err=True,
+            fg="yellow",
+        )
+    click.echo(
+        f"ocgkb: serving {kb_path} at {url_of(host, port)} ({workers} worker(s)); Ctrl-C stops", err=True
+    )
+    run(host, port, workers, quiet, Limits(**limits))
+    click.echo("ocgkb: stopped", err=True)
+
+
+def _serve_environment(ctx: click.Context, allowed: list[str]) -> Path:
+    """Build once here, with progress, not once in every worker; then put what the
+    workers need in the environment (they are fresh processes). The knowledge base's path."""
+    import os
+
+    kb = _open(ctx)
     options = ctx.find_root().obj
-    # Workers are fresh processes: they find the same sources and knowledge base here.
     os.environ["OCGKB_DB"] = str(kb.path)
     for name, key in (("OCGKB_DATA", "data_dir"), ("OCGKB_KB", "kb_dir")):
         if options[key]:
             os.environ[name] = str(Path(options[key]).resolve())
+    os.environ["OCGKB_ALLOWED_HOSTS"] = ",".join(allowed)
     kb.close()
-    shown = "localhost" if host in ("127.0.0.1", "::1") else host
-    click.echo(
-        f"ocgkb: serving {kb.path} at http://{shown}:{port}/ ({workers} worker(s)); Ctrl-C stops", err=True
-    )
-    run(host, port, workers, quiet)
-    click.echo("ocgkb: stopped", err=True)
+    return kb.path
 
 
 if __name__ == "__main__":

@@ -9,11 +9,11 @@ from __future__ import annotations
 
 import logging
 import os
+import sqlite3
 from pathlib import Path
 
 from starlette.applications import Starlette
 from starlette.exceptions import HTTPException
-from starlette.middleware import Middleware
 from starlette.requests import Request
 from starlette.responses import Response
 from starlette.routing import Mount
@@ -22,10 +22,14 @@ from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
 from ocgkb import OcgkbError, paths
 from ocgkb.query.lookup import NotFound
+from ocgkb.store.database import KnowledgeBase
 from ocgkb.web import api, pages
+from ocgkb.web.hosts import AllowedHosts
+from ocgkb.web.kb_watch import Watch, WatchMiddleware, unavailable
 
 HERE = Path(__file__).parent
 log = logging.getLogger("ocgkb.web")
+WARM_QUESTION = "cost算不算卡片的效果"
 
 SECURITY_HEADERS = [
     (
@@ -87,39 +91,69 @@ async def server_error(request: Request, exc: Exception) -> Response:
     return _error(request, 500, "something went wrong on our side; the error is logged")
 
 
-def create_app(db: Path | None = None, data_dir: Path | None = None, kb_dir: Path | None = None) -> Starlette:
+def create_app(
+    db: Path | None = None,
+    data_dir: Path | None = None,
+    kb_dir: Path | None = None,
+    allowed_hosts: list[str] | None = None,
+) -> Starlette:
     """The app over the knowledge base at `db` (default: OCGKB_DB, then the
     per-user cache), built first when missing or stale. Workers started by
-    `ocgkb serve --workers N` each call this, with the paths in the environment."""
-    from ocgkb.query.ranking import warm
+    `ocgkb serve --workers N` each call this, with the paths in the environment.
+    `allowed_hosts` (default: OCGKB_ALLOWED_HOSTS, comma-separated; unset: any)
+    are the Host names it answers."""
     from ocgkb.store.database import open_kb
-    from ocgkb.study.graph import graph_of
-    from ocgkb.views.concept import concept_names
 
     db = db or _env_path("OCGKB_DB")
     data_dir = data_dir or _env_path("OCGKB_DATA")
     kb_dir = kb_dir or _env_path("OCGKB_KB")
+    if allowed_hosts is None:
+        allowed_hosts = [h for h in os.environ.get("OCGKB_ALLOWED_HOSTS", "").split(",") if h]
     kb = open_kb(db, data_dir, kb_dir)
-    warm(kb)  # read every passage once, now, not on the first visitor's request
-    graph_of(kb)
     app = Starlette(
         routes=[
             *pages.routes,
             *api.routes,
             Mount("/static", StaticFiles(directory=HERE / "static"), name="static"),
         ],
-        middleware=[Middleware(SecurityHeaders)],
         exception_handlers={
             NotFound: not_found,
             OcgkbError: bad_request,
             HTTPException: http_error,
+            sqlite3.DatabaseError: damaged,
             Exception: server_error,
         },
     )
-    app.state.kb = kb
     app.state.kb_dir = Path(kb_dir) if kb_dir else paths.kb_dir()
-    app.state.concept_names = concept_names(kb)
+    _load(app, kb)
+    app.state.watch = Watch(kb.path, lambda path: _load(app, KnowledgeBase(path)), data_dir, kb_dir)
+    # add_middleware puts each outside the last: the headers go on every answer.
+    app.add_middleware(WatchMiddleware, watch=app.state.watch)
+    app.add_middleware(AllowedHosts, allowed=allowed_hosts)
+    app.add_middleware(SecurityHeaders)
     return app
+
+
+def _load(app: Starlette, kb: KnowledgeBase) -> None:
+    """Read what every request needs of `kb`, then serve it: a knowledge base that
+    fails here raises before it replaces the one being served."""
+    from ocgkb.query.ranking import warm
+    from ocgkb.study.graph import graph_of
+    from ocgkb.views.answer import answer_page
+    from ocgkb.views.concept import concept_names
+
+    warm(kb)  # read every passage once, now, not on the first visitor's request
+    graph_of(kb)
+    names = concept_names(kb)
+    # One question now: the query layer reads its word lists by path, once per
+    # build; read now, they stay with this build if the file is later replaced.
+    answer_page(kb, WARM_QUESTION)
+    app.state.kb, app.state.concept_names = kb, names
+
+
+async def damaged(request: Request, exc: Exception) -> Response:
+    """A query that met damage: 503 in one line while the file is rebuilt."""
+    return unavailable(request.app.state.watch.damaged(exc))
 
 
 def _env_path(name: str) -> Path | None:

@@ -1,19 +1,55 @@
-"""Running the app under uvicorn: one process, or several sharing one socket."""
+"""Running the app under uvicorn: one process, or several sharing one socket.
+
+Either way each connection goes through `connections.BoundedHttpTools` (a head
+timeout and a cap on open connections), repeated errors are logged once a minute
+(`quiet_log`), and several workers are watched by `supervisor.Supervisor`.
+"""
 
 from __future__ import annotations
 
+import logging
+import os
+import resource
 import socket
+import sqlite3
+import sys
+from dataclasses import dataclass
+from pathlib import Path
 
 import uvicorn
-from uvicorn.supervisors import Multiprocess
+from starlette.types import ASGIApp
+from uvicorn.config import LOGGING_CONFIG
 
 from ocgkb import OcgkbError
+from ocgkb.web.connections import BoundedHttpTools, QueueingServer
+from ocgkb.web.quiet_log import log_config
+from ocgkb.web.rebuild import rebuild_if_still, signature
+from ocgkb.web.supervisor import KB_DAMAGED, Supervisor, die_with_parent
 
 APP = "ocgkb.web.app:create_app"
+WORKER_APP = "ocgkb.web.server:worker_app"
+BACKLOG = 64  # how many connections asyncio accepts at once (the kernel queues more)
+# Descriptors kept free for the knowledge base and logs (64), and for the few
+# batches of accepted sockets that arrive before the cap can close idle ones.
+FD_RESERVE = 64 + 3 * BACKLOG
+MOST_CONNECTIONS = 4096  # per worker, however many descriptors the system allows
 
 
 class AddressError(OcgkbError):
     """An address the server cannot listen on (in use, not this machine's, unknown)."""
+
+
+class ServeError(OcgkbError):
+    """The server stopped because it could not go on (its workers kept failing)."""
+
+
+@dataclass(frozen=True)
+class Limits:
+    """How long a client may take and how many may be connected, per worker."""
+
+    head_timeout: float = 10.0  # seconds to send a request's head
+    keep_alive: float = 5.0  # seconds an idle kept-alive connection stays open
+    max_connections: int | None = None  # None: from the descriptors this process may open
 
 
 def check_port(host: str, port: int) -> None:
@@ -32,6 +68,35 @@ def check_port(host: str, port: int) -> None:
             raise AddressError(f"cannot listen on {host}:{port}: {exc.strerror}") from None
 
 
+def url_of(host: str, port: int) -> str:
+    """The address as a URL: IPv6 in brackets, loopback as localhost."""
+    if host in ("127.0.0.1", "::1"):
+        host = "localhost"
+    elif ":" in host:
+        host = f"[{host}]"
+    return f"http://{host}:{port}/"
+
+
+def raise_open_files() -> int:
+    """Raise this process's soft limit on open files to the hard limit (workers
+    inherit it); the soft limit now."""
+    soft, hard = resource.getrlimit(resource.RLIMIT_NOFILE)
+    wanted = hard if hard != resource.RLIM_INFINITY else max(soft, 1 << 16)
+    if wanted > soft:
+        try:
+            resource.setrlimit(resource.RLIMIT_NOFILE, (wanted, hard))
+            soft = wanted
+        except (ValueError, OSError):
+            pass
+    return soft
+
+
+def connection_cap(open_files: int) -> int:
+    """Connections one worker may hold with `open_files` descriptors and still
+    accept, read the knowledge base and log."""
+    return max(16, min(MOST_CONNECTIONS, open_files - FD_RESERVE))
+
+
 class _Config(uvicorn.Config):
     def bind_socket(self) -> socket.socket:
         # uvicorn makes the shared socket of several workers with protocol 0, so
@@ -43,24 +108,58 @@ class _Config(uvicorn.Config):
         return tcp
 
 
-def run(host: str, port: int, workers: int = 1, quiet: bool = False) -> None:
-    """Serve until Ctrl-C (or SIGTERM). Each worker makes its own app with
-    `create_app`, which reads the knowledge base's paths from the environment."""
+def worker_app() -> ASGIApp:
+    """The app in one of several workers: a knowledge base that will not load
+    ends the worker with KB_DAMAGED, for the supervisor to rebuild."""
+    from ocgkb.web.app import create_app
+
+    die_with_parent()
+    try:
+        return create_app()
+    except sqlite3.DatabaseError as exc:
+        logging.getLogger("ocgkb.web").error("the knowledge base will not load: %s", exc)
+        sys.exit(KB_DAMAGED)
+
+
+def make_config(host: str, port: int, workers: int, quiet: bool, limits: Limits) -> _Config:
+    cap = limits.max_connections or connection_cap(raise_open_files())
     config = _Config(
-        APP,
+        WORKER_APP if workers > 1 else APP,
         factory=True,
         host=host,
         port=port,
         workers=workers,
+        http=BoundedHttpTools,
+        limit_concurrency=cap,
+        timeout_keep_alive=limits.keep_alive,  # type: ignore[arg-type]
+        backlog=BACKLOG,
+        log_config=log_config(LOGGING_CONFIG),
         access_log=not quiet,
         log_level="warning" if quiet else "info",
     )
-    server = uvicorn.Server(config)
+    config.head_timeout = limits.head_timeout  # type: ignore[attr-defined]
+    return config
+
+
+def _heal() -> bool:
+    """Rebuild the knowledge base the workers were given (in the environment)."""
+    db = Path(os.environ["OCGKB_DB"])
+    data, kb = (os.environ.get(name) for name in ("OCGKB_DATA", "OCGKB_KB"))
+    return rebuild_if_still(signature(db), db, Path(data) if data else None, Path(kb) if kb else None)
+
+
+def run(host: str, port: int, workers: int = 1, quiet: bool = False, limits: Limits = Limits()) -> None:
+    """Serve until Ctrl-C (or SIGTERM). Each worker makes its own app with
+    `create_app`, which reads the knowledge base's paths from the environment."""
+    config = make_config(host, port, workers, quiet, limits)
     try:
         if workers > 1:
-            Multiprocess(config, sockets=[config.bind_socket()]).run()
+            supervisor = Supervisor(config, sockets=[config.bind_socket()], heal=_heal)
+            supervisor.run()
+            if supervisor.failure:
+                raise ServeError(supervisor.failure)
         else:
             config.load_app()
-            server.run()
+            QueueingServer(config).run()
     except KeyboardInterrupt:
         pass
