@@ -503,7 +503,7 @@ def export(ctx, fmt: str, output: str, around: str | None, depth: int, kinds: st
 )
 @click.option(
     "--max-connections",
-    type=click.IntRange(2, 1_000_000),
+    type=Count(2, 1_000_000),
     default=None,
     help="Open connections per worker; past it idle ones are closed and busy ones answered 503 "
     "(default: what the open-files limit allows, at most 4096).",
