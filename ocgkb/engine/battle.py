@@ -11,29 +11,12 @@ there is no replay in the damage step (§6.3.4.2.1/10).
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
-from typing import TYPE_CHECKING
-
-from . import rules
+from . import rules, stats
 from .errors import IllegalActionError
-
-if TYPE_CHECKING:
-    from .duel import Duel
+from .state import Attack, State
 
 
-@dataclass
-class Attack:
-    attacker: str
-    target: str | None  # None: a direct attack
-    opponents: frozenset[str]  # the opponent's monsters when it was declared
-    replay: bool = False
-    timing: str | None = None  # the damage-step timing reached, None before the damage step
-    target_place: str | None = None  # where the target was when it was chosen
-    destroyed: list[str] = field(default_factory=list)  # destroyed by battle, sent to the GY at the end
-    calculated: bool = False
-
-
-def declare_attack(duel: Duel, attacker: str, target: str | None) -> None:
+def declare_attack(duel: State, attacker: str, target: str | None) -> None:
     duel.require_not_over()
     card = duel.card(attacker)
     if duel.chain:
@@ -62,7 +45,7 @@ def declare_attack(duel: Duel, attacker: str, target: str | None) -> None:
     duel.timeline.record("attack_declared", attacker)
 
 
-def check_replay(duel: Duel) -> None:
+def check_replay(duel: State) -> None:
     """A replay when the opponent's monsters changed during the battle step (§6.3.4.2.1)."""
     attack = duel.battle
     if attack is None or attack.timing is not None or duel.step != "battle" or duel.chain:
@@ -82,7 +65,7 @@ def check_replay(duel: Duel) -> None:
         )
 
 
-def retarget(duel: Duel, target: str | None) -> None:
+def retarget(duel: State, target: str | None) -> None:
     """After a replay the attacker chooses again (this is not an attack declaration,
     §6.3.4.2.1/6): a monster, or the player directly if they control none."""
     attack = duel.battle
@@ -101,7 +84,7 @@ def retarget(duel: Duel, target: str | None) -> None:
     duel.say(f"   「{attack.attacker}」 now attacks " + (f"「{target}」" if target else "directly"))
 
 
-def stop_attack(duel: Duel) -> None:
+def stop_attack(duel: State) -> None:
     """After a replay the attacker may stop: it still counts as having attacked (§6.3.4.2.1/5)."""
     attack = duel.battle
     if attack is None or not attack.replay:
@@ -110,7 +93,7 @@ def stop_attack(duel: Duel) -> None:
     duel.battle = None
 
 
-def damage_step(duel: Duel, until: str | None = None) -> None:
+def damage_step(duel: State, until: str | None = None) -> None:
     """Run the damage step's timings from where it stands up to `until` (all when None)."""
     duel.require_not_over()
     attack = duel.battle
@@ -134,12 +117,12 @@ def damage_step(duel: Duel, until: str | None = None) -> None:
             return
 
 
-def _start(duel: Duel, attack: Attack) -> None:
+def _start(duel: State, attack: Attack) -> None:
     duel.step = "damage"
     duel.say("damage step: start (§6.3.4.3.1)")
 
 
-def _before_calculation(duel: Duel, attack: Attack) -> None:
+def _before_calculation(duel: State, attack: Attack) -> None:
     duel.say("   before damage calculation (§6.3.4.3.2)")
     defender = duel.cards.get(attack.target) if attack.target else None
     if defender and _still_there(duel, attack) and not defender.face_up:
@@ -150,33 +133,33 @@ def _before_calculation(duel: Duel, attack: Attack) -> None:
         duel.timeline.record("flipped_face_up", defender.key)
 
 
-def _calculation(duel: Duel, attack: Attack) -> None:
+def _calculation(duel: State, attack: Attack) -> None:
     """The timing of damage calculation: effects that say 伤害计算时 are activated
     and resolved first (§6.3.4.3.3/2); the calculation itself follows as the
     damage step moves on (`_calculate`)."""
     duel.say("   damage calculation (§6.3.4.3.3): 伤害计算时 effects first, then the calculation")
 
 
-def _calculate(duel: Duel, attack: Attack) -> None:
+def _calculate(duel: State, attack: Attack) -> None:
     attacker = duel.card(attack.attacker)
     if attacker.zone != "monster" or (attack.target is not None and not _still_there(duel, attack)):
         gone = attack.attacker if attacker.zone != "monster" else attack.target
         duel.say(f"   「{gone}」 has left the field: no damage calculation, the battle ends (§6.3.4.3.3/4)")
         return
     attack.calculated = True
-    a = duel.atk(attacker.key)
+    a = stats.atk(duel, attacker.key)
     if attack.target is None:
         duel.say(f"   direct attack: {a} battle damage")
         duel.damage([duel.opponent(attacker.controller)], a, "battle damage")
         return
     defender = duel.card(attack.target)
     if defender.position == "attack":
-        _attack_position(duel, attack, a, duel.atk(defender.key))
+        _attack_position(duel, attack, a, stats.atk(duel, defender.key))
     else:
-        _defense_position(duel, attack, a, duel.defense(defender.key))
+        _defense_position(duel, attack, a, stats.defense(duel, defender.key))
 
 
-def _attack_position(duel: Duel, attack: Attack, a: int, d: int) -> None:
+def _attack_position(duel: State, attack: Attack, a: int, d: int) -> None:
     attacker, defender = duel.card(attack.attacker), duel.card(attack.target or "")
     duel.say(f"   ATK {a} against ATK {d}")
     if a == d == 0:
@@ -192,7 +175,7 @@ def _attack_position(duel: Duel, attack: Attack, a: int, d: int) -> None:
         duel.say("   equal ATK: both are destroyed, no damage")
 
 
-def _defense_position(duel: Duel, attack: Attack, a: int, d: int) -> None:
+def _defense_position(duel: State, attack: Attack, a: int, d: int) -> None:
     attacker = duel.card(attack.attacker)
     duel.say(f"   ATK {a} against DEF {d}")
     if a > d:
@@ -204,7 +187,7 @@ def _defense_position(duel: Duel, attack: Attack, a: int, d: int) -> None:
         duel.say("   equal: no damage, nothing destroyed")
 
 
-def _after_calculation(duel: Duel, attack: Attack) -> None:
+def _after_calculation(duel: State, attack: Attack) -> None:
     _calculate(duel, attack)
     if duel.winner or not attack.calculated:
         return
@@ -215,7 +198,7 @@ def _after_calculation(duel: Duel, attack: Attack) -> None:
         duel.say(f"   「{defender.key}」's FLIP effect is activated now (§6.3.4.3.4/2)")
 
 
-def _end(duel: Duel, attack: Attack) -> None:
+def _end(duel: State, attack: Attack) -> None:
     if attack.destroyed:
         duel.say("   end of the damage step: monsters destroyed by battle go to the GY (§6.3.4.3.5)")
     for key in attack.destroyed:
@@ -228,7 +211,7 @@ def _end(duel: Duel, attack: Attack) -> None:
     duel.step = "battle_end"
 
 
-def _still_there(duel: Duel, attack: Attack) -> bool:
+def _still_there(duel: State, attack: Attack) -> bool:
     target = duel.cards.get(attack.target or "")
     return target is not None and target.zone == "monster" and target.place() == attack.target_place
 

@@ -20,6 +20,40 @@ EFFECT_FIELDS = frozenset(
     {"type", "do", "cost", "speed", "event", "optional", "wording", "targets", "order", "text", "damage_step"}
 )
 INLINE_FIELDS = ("by", "set", "original", "to", "target", "until", "position", "then")
+# The operations an effect may name, each with what it may carry besides its own
+# value, `target` and `then` (operations.py implements each; a test keeps the two
+# lists equal). Kept here, at the bottom, so reading a card imports no verb.
+OPERATION_FIELDS: dict[str, frozenset[str]] = {
+    "modify": frozenset({"by", "set", "original"}),
+    "destroy": frozenset(),
+    "banish": frozenset({"until"}),
+    "send_to_gy": frozenset(),
+    "return_to_hand": frozenset(),
+    "special_summon": frozenset({"position", "to"}),
+    "negate_activation": frozenset(),
+    "negate_effect": frozenset(),
+    "negate_effects": frozenset(),
+    "flip_face_down": frozenset(),
+    "flip_face_up": frozenset(),
+    "change_position": frozenset(),
+    "damage": frozenset({"to"}),
+    "lose_lp": frozenset({"to"}),
+    "draw": frozenset(),
+}
+# Operations that act on cards (the others act on players or on the chain).
+CARD_OPERATIONS = frozenset(OPERATION_FIELDS) - {
+    "negate_activation",
+    "negate_effect",
+    "damage",
+    "lose_lp",
+    "draw",
+}
+# Whole classes of cards a continuous effect can negate while its card is face-up.
+CLASSES = {
+    "spells": "spell cards on the field",
+    "traps": "trap cards on the field",
+    "monsters": "face-up monsters",
+}
 
 
 class ScenarioCardError(OcgkbError):
@@ -132,11 +166,9 @@ def _number(name: str, value: Any) -> int | None:
 
 
 def _parse_effect(name: str, kind: str, card_type: str, data: Any) -> Effect:
-    from .operations import FIELDS, OPERATIONS
-
     if not isinstance(data, dict):
         raise ScenarioCardError(f"card {name!r}: an effect must be a mapping")
-    unknown = set(data) - EFFECT_FIELDS - set(OPERATIONS) - set(INLINE_FIELDS)
+    unknown = set(data) - EFFECT_FIELDS - set(OPERATION_FIELDS) - set(INLINE_FIELDS)
     if unknown:
         raise ScenarioCardError(
             f"card {name!r}: an effect has no field {', '.join(sorted(map(str, unknown)))}"
@@ -151,11 +183,11 @@ def _parse_effect(name: str, kind: str, card_type: str, data: Any) -> Effect:
     ops = list(ops) if isinstance(ops, list) else [ops]
     # An operation written inline (`modify: atk, by: 700`) takes the fields it knows.
     for key, value in data.items():
-        if key in OPERATIONS:
-            known = FIELDS.get(key, frozenset()) | {"target", "then"}
+        if key in OPERATION_FIELDS:
+            known = OPERATION_FIELDS[key] | {"target", "then"}
             ops.append({key: value} | {k: v for k, v in _modifiers(data).items() if k in known})
     for op in ops:
-        _check_operation(name, op, OPERATIONS, FIELDS)
+        _check_operation(name, op, OPERATION_FIELDS, OPERATION_FIELDS)
     cost = data.get("cost", [])
     damage_step = data.get("damage_step")
     if damage_step is not None and damage_step not in DAMAGE_STEP_TIMINGS:

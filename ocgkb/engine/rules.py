@@ -7,27 +7,14 @@ situations written before phases existed replay as they did. Each check raises I
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
-from typing import TYPE_CHECKING
-
 from .cards import MONSTER, SPELL, TRAP, Effect
 from .errors import IllegalActionError
-
-if TYPE_CHECKING:
-    from .duel import Card, Duel
+from .state import Card, State, Turn
 
 PHASES = ("draw", "standby", "main1", "battle", "main2", "end")
 MAIN_PHASES = ("main1", "main2")
 # The damage step's five timings, in order (§6.3.4.3/7).
 DAMAGE_STEP = ("start", "before_calculation", "calculation", "after_calculation", "end")
-
-
-@dataclass
-class Turn:
-    number: int = 1
-    player: str = "A"
-    phase: str | None = None  # None: the situation does not say, so phases are not checked
-    normal_summoned: set[str] = field(default_factory=set)  # players who used their normal summon
 
 
 def illegal(what: str, rule: str) -> IllegalActionError:
@@ -44,7 +31,7 @@ def check_phase_change(turn: Turn, phase: str) -> None:
         raise illegal("main phase 2 comes only after a battle phase", "§6.3.3/3")
 
 
-def check_normal_summon(duel: Duel, card: Card) -> None:
+def check_normal_summon(duel: State, card: Card) -> None:
     """§3.2.2.1: in your own main phase, from the hand, once per turn."""
     player = card.controller
     if card.zone != "hand":
@@ -61,7 +48,7 @@ def check_normal_summon(duel: Duel, card: Card) -> None:
         raise illegal(f"{player} has already normal summoned or set this turn", "§3.2.2.1/2")
 
 
-def check_flip_summon(duel: Duel, card: Card) -> None:
+def check_flip_summon(duel: State, card: Card) -> None:
     """A face-down monster the turn player did not set or summon this turn."""
     if card.zone != "monster" or card.face_up:
         raise illegal(f"「{card.key}」 is not a face-down monster", "§6.3.3/2")
@@ -82,7 +69,7 @@ def check_flip_summon(duel: Duel, card: Card) -> None:
         )
 
 
-def check_attack(duel: Duel, card: Card) -> None:
+def check_attack(duel: State, card: Card) -> None:
     """§6.3.4.2: attacks are declared in the battle phase's battle step, on your own turn."""
     if card.controller != duel.turn.player:
         raise illegal(f"{card.controller} cannot attack on the opponent's turn", "§6.3.4.2/1")
@@ -92,7 +79,7 @@ def check_attack(duel: Duel, card: Card) -> None:
         )
 
 
-def check_activation(duel: Duel, card: Card, effect: Effect, player: str) -> None:
+def check_activation(duel: State, card: Card, effect: Effect, player: str) -> None:
     """A card's own activation conditions: whose turn, which phase, set this turn."""
     # Whose turn it is matters once a situation says where in the turn it starts;
     # the situations written before that keep replaying as they did.
@@ -123,7 +110,7 @@ def check_activation(duel: Duel, card: Card, effect: Effect, player: str) -> Non
         check_damage_step(duel, card, effect, duel.battle.timing)
 
 
-def check_damage_step(duel: Duel, card: Card, effect: Effect, timing: str) -> None:
+def check_damage_step(duel: State, card: Card, effect: Effect, timing: str) -> None:
     """§6.3.4.3: in the damage step only counter traps, negations, triggers, ATK/DEF
     changes (until damage calculation) and effects that name the timing."""
     if effect.damage_step:
