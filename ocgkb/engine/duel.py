@@ -9,6 +9,8 @@ so what leaving the field clears is cleared once, in one place (§4.3.3.6).
 
 from __future__ import annotations
 
+from collections.abc import Iterator
+from contextlib import contextmanager
 from typing import Any
 
 from . import battle, rules, stats
@@ -28,6 +30,7 @@ class Duel(State):
         super().__init__(cards, turn_player, lp)
         self._chain_start = 0  # index in the timeline where the current chain began
         self._window_start = 0  # index where the events the open window responds to begin
+        self._watching = 0  # how deep in changes whose effect on values is reported
 
     # --- the turn ------------------------------------------------------------------
 
@@ -79,7 +82,8 @@ class Duel(State):
         rules.check_normal_summon(self, card)
         self.turn.normal_summoned.add(card.controller)
         self.timeline.next_moment()
-        self.to_monster_zone(key, position, face_up)
+        with self._recomputed(f"「{key}」 has arrived: what applies is recomputed"):
+            self.to_monster_zone(key, position, face_up)
         self.say(
             f"{card.controller} normal summons 「{key}」 ({position})"
             if face_up
@@ -114,7 +118,8 @@ class Duel(State):
         self.timeline.record("set", key)
 
     def negate_effects_of(self, key: str) -> None:
-        negate_effects_of(self, key)
+        with self._recomputed(f"「{key}」's effects are negated: what applies is recomputed"):
+            negate_effects_of(self, key)
 
     # --- values (engine/stats.py) --------------------------------------------------------
 
@@ -323,11 +328,12 @@ class Duel(State):
             self._finish_spell_trap(card)
             return
         self.say(f"{head} resolves")
-        before = self._values()
         if card.spec.continuous:
-            self._begin_continuous(card, link, targets)
-        self._apply_ops(card, link.effect, targets, link=link)
-        self._report_values(before, f"「{card.key}」's continuous effect applies")
+            with self._recomputed(f"「{card.key}」's continuous effect applies"):
+                self._begin_continuous(card, link, targets)
+                self._apply_ops(card, link.effect, targets, link=link)
+        else:
+            self._apply_ops(card, link.effect, targets, link=link)
         self._finish_spell_trap(card)
 
     def _targets_left(self, link: ChainLink, head: str) -> list[str]:
@@ -361,11 +367,33 @@ class Duel(State):
                         self.say(f"   「{key}」 {stat.upper()} {old} → {new}: {why}")
                         self.timeline.record(f"{stat}_changed", key)
 
+    @contextmanager
+    def _recomputed(self, why: str) -> Iterator[None]:
+        """Say which values a change of state changed (only the outermost change says it)."""
+        self._watching += 1
+        before = self._values() if self._watching == 1 else {}
+        try:
+            yield
+        finally:
+            self._watching -= 1
+        if self._watching == 0:
+            self._report_values(before, why)
+
     def move(self, key: str, zone: str, reason: str, face_up: bool | None = None) -> None:
-        """As State.move, and says which values changed because a card came or went."""
-        before = self._values()
-        super().move(key, zone, reason, face_up)
-        self._report_values(before, f"「{key}」 has moved: what applies is recomputed")
+        with self._recomputed(f"「{key}」 has moved: what applies is recomputed"):
+            super().move(key, zone, reason, face_up)
+
+    def special_summon(self, key: str, position: str = "attack", controller: str | None = None) -> None:
+        with self._recomputed(f"「{key}」 has arrived: what applies is recomputed"):
+            super().special_summon(key, position, controller)
+
+    def flip_face_up(self, key: str) -> None:
+        with self._recomputed(f"「{key}」 is face-up: what applies is recomputed"):
+            super().flip_face_up(key)
+
+    def flip_face_down(self, key: str) -> None:
+        with self._recomputed(f"「{key}」 is face-down: what applies is recomputed"):
+            super().flip_face_down(key)
 
     def _finish_spell_trap(self, card: Card) -> None:
         if card.spec.kind != MONSTER and not card.spec.continuous and card.on_field:
@@ -448,6 +476,9 @@ class Duel(State):
                 for key, c in self.cards.items()
             },
             "missed": self.missed,
+            "pending": self.pending,
+            "hand": {name: self.hand_size(name) for name in self.players},
+            "deck": {name: p.deck for name, p in self.players.items()},
             "replays": self.replays,
             "resolved": self.resolved,
             "turn": self.turn.number,

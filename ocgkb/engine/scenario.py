@@ -48,7 +48,9 @@ MAX_BYTES = 256 * 1024  # the longest scenario is 3 KB
 MAX_DEPTH = 24
 MAX_NODES = 20_000  # after aliases are expanded
 TOP_FIELDS = frozenset({"title", "replays", "quote", "cards", "start", "actions", "expect"})
-EXPECT_FIELDS = frozenset({"cards", "lp", "winner", "replay", "missed", "resolved", "turn", "phase"})
+EXPECT_FIELDS = frozenset(
+    {"cards", "lp", "winner", "replay", "missed", "resolved", "turn", "phase", "hand", "deck", "pending"}
+)
 CARD_STATE = frozenset({"zone", "atk", "def", "controller", "face_up", "position"})
 
 
@@ -262,28 +264,45 @@ def _check_start(scenario: Scenario) -> None:
 
 
 def _check_expect(scenario: Scenario) -> None:
-    where, expect = f"{scenario.path}: expect", scenario.expect
+    check_expectation(scenario.path, "expect", scenario.expect)
+    for number, action in enumerate(scenario.actions, 1):
+        if isinstance(action, dict) and "expect" in action:
+            if set(action) != {"expect"}:
+                raise ScenarioError(f"{scenario.path}: step {number}: a checkpoint holds only expect")
+            _expect_type(scenario.path, f"step {number}: expect", action["expect"], dict, "a mapping")
+            check_expectation(scenario.path, f"step {number}: expect", action["expect"])
+
+
+def check_expectation(path: Path, name: str, expect: dict) -> None:
+    """The shape of an `expect` (the final one, or a checkpoint among the actions)."""
+    where = f"{path}: {name}"
     unknown = set(map(str, expect)) - EXPECT_FIELDS
     if unknown:
         raise ScenarioError(
             f"{where}: unknown field {', '.join(sorted(unknown))} (fields: {', '.join(sorted(EXPECT_FIELDS))})"
         )
-    for name, kind, what in (
+    for field_name, kind, what in (
         ("cards", dict, "a mapping of card → state"),
         ("lp", dict, "a mapping of player → LP"),
+        ("hand", dict, "a mapping of player → cards in the hand"),
+        ("deck", dict, "a mapping of player → cards in the deck"),
         ("missed", list, "a list of cards"),
         ("resolved", list, "a list of cards"),
+        ("pending", list, "a list of cards"),
     ):
-        if name in expect:
-            _expect_type(scenario.path, f"expect.{name}", expect[name], kind, what)
+        if field_name in expect:
+            _expect_type(path, f"{name}.{field_name}", expect[field_name], kind, what)
     for card, wanted in (expect.get("cards") or {}).items():
-        _expect_type(scenario.path, f"expect.cards.{card}", wanted, dict, "a mapping of zone, atk, def, …")
+        _expect_type(path, f"{name}.cards.{card}", wanted, dict, "a mapping of zone, atk, def, …")
         extra = set(map(str, wanted)) - CARD_STATE
         if extra:
             raise ScenarioError(f"{where}.cards.{card}: unknown field {', '.join(sorted(extra))}")
-    for player in expect.get("lp") or {}:
-        if str(player) not in PLAYERS:
-            raise ScenarioError(f"{where}.lp: {player!r} is not a player (A or B)")
+    for counted in ("lp", "hand", "deck"):
+        for player, number in (expect.get(counted) or {}).items():
+            if str(player) not in PLAYERS:
+                raise ScenarioError(f"{where}.{counted}: {player!r} is not a player (A or B)")
+            if not _count(number):
+                raise ScenarioError(f"{where}.{counted}.{player}: {number!r} is not a count (0 or more)")
     if expect.get("winner") not in (None, "A", "B", "draw"):
         raise ScenarioError(f"{where}.winner: {expect['winner']!r} is not A, B or draw")
 
@@ -324,7 +343,10 @@ def replay(scenario: Scenario) -> Replay:
 
 
 def _play_step(duel: Duel, action: Any, step: str, number: int) -> list[str]:
-    """One action: performed, or refused as the file says it must be."""
+    """One action: performed, or refused as the file says it must be; a checkpoint
+    (`- expect: {…}`) compares the state at that point."""
+    if isinstance(action, dict) and set(action) == {"expect"}:
+        return [f"step {number}: {m}" for m in _compare(action["expect"], duel.state())]
     if isinstance(action, str) and action in BARE:
         action = {action: None}  # the verbs that take nothing can be written bare
     verb = _check_action(action, step)
@@ -548,6 +570,15 @@ def _compare(expect: dict[str, Any], state: dict[str, Any]) -> list[str]:
     if "resolved" in expect and [str(c) for c in expect["resolved"]] != state["resolved"]:
         out.append(
             f"resolution order: the text says {expect['resolved']}, the replay gives {state['resolved']}"
+        )
+    for counted in ("hand", "deck"):
+        for player, number in (expect.get(counted) or {}).items():
+            if state[counted].get(str(player)) != number:
+                have = state[counted].get(str(player))
+                out.append(f"{player}'s {counted}: the text says {number} cards, the replay gives {have}")
+    if "pending" in expect and sorted(map(str, expect["pending"])) != sorted(state["pending"]):
+        out.append(
+            f"pending triggers: the text says {expect['pending']}, the replay gives {state['pending']}"
         )
     for name in ("turn", "phase"):
         if name in expect and expect[name] != state[name]:

@@ -1,0 +1,121 @@
+"""The engine's state over time: values computed when read (engine/stats.py), continuous
+effects that reach cards arriving later and stop or resume with their source and its
+locks, and the timing windows that close (§6.3.4.2, §6.3.4.3)."""
+
+from __future__ import annotations
+
+from ocgkb.engine import Duel, stats
+from ocgkb.engine.cards import parse_card
+
+FIELD = {"kind": "spell", "type": "field", "effect": {"modify": "atk", "by": 300, "target": "all_monsters"}}
+ORDER = {"kind": "trap", "type": "continuous", "effect": {"negate_effects": True, "target": "spells"}}
+MON = {"kind": "monster", "made_up": True, "atk": 1000, "def": 1000, "level": 4}
+
+
+def duel_with(cards: dict, **placed: tuple[str, str]) -> Duel:
+    duel = Duel({k: parse_card(k, v) for k, v in cards.items()})
+    for key, (player, zone) in placed.items():
+        duel.put(key, key, player, zone, face_up=zone != "spelltrap")
+    return duel
+
+
+def test_a_field_spell_reaches_a_monster_that_arrives_after_it_resolved():
+    duel = duel_with(
+        {"field": FIELD, "mon": MON, "other": MON},
+        field=("A", "hand"),
+        mon=("A", "monster"),
+        other=("A", "hand"),
+    )
+    duel.activate("field")
+    duel.resolve_chain()
+    duel.summon("other")
+    assert duel.atk("mon") == duel.atk("other") == 1300
+    assert not duel.card("other").modifiers  # nothing stored: the raise is found when read
+    duel.destroy("field")
+    assert duel.atk("mon") == duel.atk("other") == 1000
+
+
+def test_a_lock_negates_what_already_applies_and_lifts_when_it_leaves():
+    duel = duel_with(
+        {"field": FIELD, "order": ORDER, "mon": MON},
+        field=("A", "field"),
+        order=("B", "spelltrap"),
+        mon=("A", "monster"),
+    )
+    assert duel.atk("mon") == 1300
+    duel.activate("order")
+    duel.resolve_chain()
+    assert duel.atk("mon") == 1000 and stats.is_negated(duel, duel.card("field"))
+    assert duel.lock_on(duel.card("field")) == "order"
+    duel.destroy("order")
+    assert duel.atk("mon") == 1300 and not stats.is_negated(duel, duel.card("field"))
+
+
+def test_a_field_spell_activated_under_a_lock_applies_once_the_lock_leaves():
+    duel = duel_with(
+        {"field": FIELD, "order": ORDER, "mon": MON},
+        field=("A", "hand"),
+        order=("B", "spelltrap"),
+        mon=("A", "monster"),
+    )
+    duel.card("order").face_up = True
+    duel.start_applying(duel.card("order"))
+    duel.activate("field")
+    duel.resolve_chain()
+    assert duel.card("field").zone == "field" and duel.atk("mon") == 1000
+    duel.destroy("order")
+    assert duel.atk("mon") == 1300
+
+
+def test_a_negated_lock_does_not_lock():
+    canceller = {
+        "kind": "monster",
+        "made_up": True,
+        "atk": 100,
+        "def": 100,
+        "effect": {"type": "continuous", "negate_effects": True, "target": "spells"},
+    }
+    duel = duel_with(
+        {"field": FIELD, "canceller": canceller, "mon": MON},
+        field=("A", "field"),
+        canceller=("B", "monster"),
+        mon=("A", "monster"),
+    )
+    assert duel.atk("mon") == 1000
+    duel.negate_effects_of("canceller")
+    assert duel.atk("mon") == 1300
+
+
+def test_level_is_a_value_computed_like_atk():
+    stars = {
+        "kind": "spell",
+        "type": "field",
+        "effect": {"modify": "level", "by": 1, "target": "all_monsters"},
+    }
+    duel = duel_with({"stars": stars, "mon": MON}, stars=("A", "field"), mon=("A", "monster"))
+    assert stats.level(duel, "mon") == 5
+    duel.flip_face_down("mon")
+    assert stats.level(duel, "mon") == 4
+
+
+def test_a_continuous_change_takes_its_place_in_the_layer_order_when_it_begins():
+    """§4.3.3.6.1.2: an activated 'becomes' absorbs the continuous raise applying before it;
+    one that begins after it is added on top."""
+    gale = {
+        "kind": "monster",
+        "made_up": True,
+        "atk": 100,
+        "def": 100,
+        "effect": {"modify": "atk", "set": "half"},
+    }
+    duel = duel_with(
+        {"field": FIELD, "gale": gale, "mon": MON},
+        field=("A", "field"),
+        gale=("B", "monster"),
+        mon=("A", "monster"),
+    )
+    duel.activate("gale", ["mon"])
+    duel.resolve_chain()
+    assert duel.atk("mon") == 650  # (1000 + 300) / 2: the raise is not calculated again
+    duel.destroy("field")
+    assert duel.atk("mon") == 650
