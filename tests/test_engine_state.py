@@ -4,7 +4,9 @@ locks, and the timing windows that close (§6.3.4.2, §6.3.4.3)."""
 
 from __future__ import annotations
 
-from ocgkb.engine import Duel, stats
+import pytest
+
+from ocgkb.engine import Duel, IllegalChainError, stats
 from ocgkb.engine.cards import parse_card
 
 FIELD = {"kind": "spell", "type": "field", "effect": {"modify": "atk", "by": 300, "target": "all_monsters"}}
@@ -119,3 +121,65 @@ def test_a_continuous_change_takes_its_place_in_the_layer_order_when_it_begins()
     assert duel.atk("mon") == 650  # (1000 + 300) / 2: the raise is not calculated again
     duel.destroy("field")
     assert duel.atk("mon") == 650
+
+
+PRISON = {"kind": "trap", "effect": {"event": "attack_declared", "banish": "target"}}
+
+
+def test_a_when_card_answers_only_the_window_its_event_opened():
+    jammer = {"kind": "trap", "type": "counter", "effect": {"negate_activation": True}}
+    cards = {"gaia": MON, "prison": PRISON, "mirror": PRISON, "jammer": jammer}
+    duel = duel_with(
+        cards,
+        gaia=("A", "monster"),
+        prison=("B", "spelltrap"),
+        mirror=("B", "spelltrap"),
+        jammer=("A", "spelltrap"),
+    )
+    duel.declare_attack("gaia")
+    duel.activate("prison", ["gaia"])
+    duel.activate("mirror", ["gaia"])  # the same window: a second card on that chain is fine
+    duel.activate("jammer")
+    duel.resolve_chain()
+    assert duel.card("gaia").zone == "banished"
+
+
+def test_after_its_chain_the_attack_declaration_window_is_closed():
+    duel = duel_with(
+        {"gaia": MON, "prison": PRISON, "mirror": PRISON},
+        gaia=("A", "monster"),
+        prison=("B", "spelltrap"),
+        mirror=("B", "spelltrap"),
+    )
+    duel.declare_attack("gaia")
+    duel.activate("prison", [])
+    duel.resolve_chain()
+    with pytest.raises(IllegalChainError) as refused:
+        duel.activate("mirror", ["gaia"])
+    assert refused.value.code == "timing_passed" and "§6.3.4.2/4" in str(refused.value)
+
+
+def test_a_refusal_is_matched_by_its_code_or_its_words(tmp_path):
+    from ocgkb.engine.scenario import ScenarioError, read_scenario, replay
+
+    body = """title: t
+replays: [x]
+cards:
+  甲: {kind: monster, made_up: true, atk: 1000, def: 1000}
+start: {turn: A, phase: main1, A: {monsters: [甲]}}
+actions:
+  - attack: 甲
+    expect_error: %s
+expect: {}
+"""
+    for refusal, passed in (
+        ("{code: wrong_phase}", True),
+        ("{code: timing_passed}", False),
+        ("battle phase", True),
+    ):
+        path = tmp_path / "s.yaml"
+        path.write_text(body % refusal, encoding="utf-8")
+        assert replay(read_scenario(path)).passed is passed, refusal
+    path.write_text(body % "{cde: x}", encoding="utf-8")
+    with pytest.raises(ScenarioError, match="step 1: expect_error takes code and words"):
+        replay(read_scenario(path))

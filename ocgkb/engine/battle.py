@@ -35,7 +35,7 @@ def declare_attack(duel: State, attacker: str, target: str | None) -> None:
         raise IllegalActionError(f"「{target}」 is not a monster on the field and cannot be attacked")
     card.attacked = True
     duel.step = "battle"
-    duel.timeline.next_moment()
+    duel.open_window()
     opponents = frozenset(c.key for c in duel.monsters(defender_side))
     duel.battle = Attack(
         attacker, target, opponents, target_place=duel.card(target).place() if target else None
@@ -111,7 +111,7 @@ def damage_step(duel: State, until: str | None = None) -> None:
         raise IllegalActionError(f"the damage step is already past its {until.replace('_', ' ')}")
     for timing in rules.DAMAGE_STEP[done : last + 1]:
         attack.timing = timing
-        duel.timeline.next_moment()
+        duel.open_window()
         TIMINGS[timing](duel, attack)
         if duel.winner or duel.battle is None:
             return

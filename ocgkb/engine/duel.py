@@ -29,7 +29,6 @@ class Duel(State):
     def __init__(self, cards: dict, turn_player: str = "A", lp: int = 8000) -> None:
         super().__init__(cards, turn_player, lp)
         self._chain_start = 0  # index in the timeline where the current chain began
-        self._window_start = 0  # index where the events the open window responds to begin
         self._watching = 0  # how deep in changes whose effect on values is reported
 
     # --- the turn ------------------------------------------------------------------
@@ -40,6 +39,7 @@ class Duel(State):
         if self.chain:
             raise IllegalActionError("the chain must resolve before the turn moves on")
         rules.check_phase_change(self.turn, phase)
+        self.open_window()
         if phase == "end":
             self.end_phase()
             return
@@ -61,6 +61,7 @@ class Duel(State):
         self.say(f"turn {self.turn.number}: {self.turn.player}'s turn")
 
     def end_phase(self) -> None:
+        self.open_window()
         self.say("end phase:")
         for card in self.cards.values():
             if card.returns_at_end_phase and card.zone == "banished":
@@ -81,7 +82,7 @@ class Duel(State):
         card = self.card(key)
         rules.check_normal_summon(self, card)
         self.turn.normal_summoned.add(card.controller)
-        self.timeline.next_moment()
+        self.open_window()
         with self._recomputed(f"「{key}」 has arrived: what applies is recomputed"):
             self.to_monster_zone(key, position, face_up)
         self.say(
@@ -97,7 +98,7 @@ class Duel(State):
         self.require_not_over()
         card = self.card(key)
         rules.check_flip_summon(self, card)
-        self.timeline.next_moment()
+        self.open_window()
         card.face_up, card.position = True, "attack"
         self.say(f"{card.controller} flip summons 「{key}」")
         self.timeline.record("flip_summoned", key)
@@ -112,7 +113,7 @@ class Duel(State):
             raise IllegalActionError(f"「{key}」 is not in the hand and cannot be set")
         zone = "field" if card.spec.type == "field" else "spelltrap"
         self.require_room(card.controller, zone)
-        self.timeline.next_moment()
+        self.open_window()
         self.move(key, zone, f"is set by {card.controller}", face_up=False)
         card.placed_turn = self.turn.number
         self.timeline.record("set", key)
@@ -216,18 +217,37 @@ class Duel(State):
             )
 
     def _check_timing(self, key: str, effect: Effect) -> None:
-        """An optional "when" effect (…时，可以) can only be activated if its event
-        was the last thing to happen; "if" (…的场合) and mandatory effects only need
-        the event to have happened since the last chain began."""
-        if self.chain:
-            return  # chained in response: the window is the chain itself
-        found = self.timeline.matching(effect.event or "", key, self._chain_start)
+        """A "when X" effect responds only to the window X opened: the events since the
+        last action, or of the chain that just resolved (§6.3.4.2/4). Chained, it needs
+        X in the window the chain responds to; starting a chain, an optional "when"
+        effect (…时，可以) also needs X to be the last thing that happened (卡时点)."""
+        if key in self.pending and self.timeline.matching(effect.event or "", key):
+            return  # reported as set off by what just happened; it waits for its chain
+        found = self.timeline.matching(effect.event or "", key, self.window_start)
         if not found:
-            raise IllegalChainError(f"「{key}」 cannot be activated: {effect.event!r} has not just happened")
-        if effect.optional and effect.wording == "when" and not self.timeline.is_last(found[-1]):
+            earlier = self.timeline.matching(effect.event or "", key)
+            if earlier and effect.type == "trigger" and effect.optional and effect.wording == "when":
+                raise IllegalChainError(
+                    f"「{key}」 misses the timing: its event is not the last thing that happened "
+                    f"(the last was {self.timeline.last()})",
+                    code="missed_timing",
+                )
+            if earlier:
+                raise IllegalChainError(
+                    f"「{key}」 cannot be activated: {effect.event!r} happened, but its window has closed "
+                    "— a later action or chain came since (§6.3.4.2/4)",
+                    code="timing_passed",
+                )
+            raise IllegalChainError(
+                f"「{key}」 cannot be activated: {effect.event!r} has not just happened", code="no_event"
+            )
+        if self.chain or not (effect.optional and effect.wording == "when"):
+            return
+        if not self.timeline.is_last(found[-1]):
             raise IllegalChainError(
                 f"「{key}」 misses the timing: its event is not the last thing that happened "
-                f"(the last was {self.timeline.last()})"
+                f"(the last was {self.timeline.last()})",
+                code="missed_timing",
             )
 
     def _pay_costs(self, card: Card, effect: Effect, player: str) -> None:
@@ -263,6 +283,11 @@ class Duel(State):
                 self.say("   the duel is over: the rest of the chain does not resolve")
                 self.chain.clear()
                 return
+        # The window now is what this chain did: the one it responded to has closed.
+        self.window_start = self._chain_start
+        if self.battle and self.battle.timing:
+            # §6.3.4.3/6: an effect that names this timing cannot be activated again after this chain.
+            self.battle.closed.add(self.battle.timing)
         self._report_triggers()
         self.check_replay()
 

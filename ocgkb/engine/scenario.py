@@ -347,10 +347,9 @@ def _play_step(duel: Duel, action: Any, step: str, number: int) -> list[str]:
     (`- expect: {…}`) compares the state at that point."""
     if isinstance(action, dict) and set(action) == {"expect"}:
         return [f"step {number}: {m}" for m in _compare(action["expect"], duel.state())]
-    if isinstance(action, str) and action in BARE:
-        action = {action: None}  # the verbs that take nothing can be written bare
+    action = _bare(action)
     verb = _check_action(action, step)
-    refused = action.get("expect_error")
+    refused = _refusal(action.get("expect_error"), step)
     try:
         ACTIONS[verb](duel, action, step)
     except IllegalActionError as exc:
@@ -358,9 +357,10 @@ def _play_step(duel: Duel, action: Any, step: str, number: int) -> list[str]:
             # An action the rules refuse (a chain too slow, an attack that cannot
             # be made) that the file does not mark `expect_error` is a mistake in the file.
             raise ScenarioError(f"{step}: impossible: {exc}") from None
-        duel.say(f"refused, as the text says: {exc}")
-        if str(refused) and str(refused) not in str(exc):
-            return [f"step {number}: refused for another reason: {exc}"]
+        duel.say(f"refused, as the text says: {exc} [{exc.code}]")
+        code, words = refused
+        if (code and code != exc.code) or (words and words not in str(exc)):
+            return [f"step {number}: refused for another reason: {exc} [{exc.code}]"]
         return []
     except EngineError as exc:
         raise ScenarioError(f"{step}: {exc}") from None
@@ -370,6 +370,37 @@ def _play_step(duel: Duel, action: Any, step: str, number: int) -> list[str]:
     if refused is not None:
         return [f"step {number}: the text says this is not allowed, but it was"]
     return []
+
+
+def _bare(action: Any) -> Any:
+    """The verbs that take nothing can be written bare (`- resolve`), with `true`
+    (`- {end_turn: true, expect_error: …}`) or with only `expect_error` under them
+    (`- end_turn: {expect_error: …}`)."""
+    if isinstance(action, str) and action in BARE:
+        return {action: None}
+    if not isinstance(action, dict):
+        return action
+    for verb in BARE:
+        value = action.get(verb, False)
+        if value is True:
+            return {**action, verb: None}
+        if isinstance(value, dict) and set(value) == {"expect_error"}:
+            return {**action, verb: None, "expect_error": value["expect_error"]}
+    return action
+
+
+def _refusal(value: Any, step: str) -> tuple[str, str] | None:
+    """`expect_error`: the words of the refusal, or `{code: …, words: …}` (either or both)."""
+    if value is None:
+        return None
+    if isinstance(value, dict):
+        extra = set(map(str, value)) - {"code", "words"}
+        if extra or not value:
+            raise ScenarioError(
+                f"{step}: expect_error takes code and words, not {', '.join(sorted(extra)) or 'nothing'}"
+            )
+        return str(value.get("code") or ""), str(value.get("words") or "")
+    return "", str(value)
 
 
 def _check_action(action: Any, step: str) -> str:
@@ -447,7 +478,7 @@ def _set(duel: Duel, action: dict, step: str) -> None:
 
 
 def _special_summon(duel: Duel, action: dict, step: str) -> None:
-    duel.timeline.next_moment()
+    duel.open_window()
     duel.special_summon(
         _card(duel, action, "special_summon", step), action.get("position", "attack"), action.get("player")
     )
@@ -480,7 +511,7 @@ def _moved(verb: str) -> Callable[[Duel, dict, str], None]:
 
     def perform(duel: Duel, action: dict, step: str) -> None:
         key = _card(duel, action, verb, step)
-        duel.timeline.next_moment()
+        duel.open_window()
         if verb == "destroy":
             duel.destroy(key, action.get("reason", "is destroyed"))
         else:
@@ -497,14 +528,14 @@ def _damage(duel: Duel, action: dict, step: str) -> None:
     players = [str(p) for p in spec.get("players", [spec.get("player", "B")])]
     if any(p not in PLAYERS for p in players) or not _count(spec.get("amount")):
         raise ScenarioError(f"{step}: damage needs players A/B and an amount of 0 or more: {spec!r:.60}")
-    duel.timeline.next_moment()
+    duel.open_window()
     duel.damage(players, spec["amount"])
 
 
 def _draw(duel: Duel, action: dict, step: str) -> None:
     if not _count(action["draw"]):
         raise ScenarioError(f"{step}: draw takes a number of cards, 0 or more, not {action['draw']!r}")
-    duel.timeline.next_moment()
+    duel.open_window()
     duel.draw_cards(str(action.get("player", duel.turn_player)), action["draw"])
 
 

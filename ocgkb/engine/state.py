@@ -98,8 +98,10 @@ class Attack:
     target_place: str | None = None  # where the target was when it was chosen
     destroyed: list[str] = field(default_factory=list)  # destroyed by battle, sent to the GY at the end
     calculated: bool = False
-    calculation_closed: bool = False  # the chain at damage calculation has resolved (§6.3.4.3.3)
-    used_at_calculation: set[str] = field(default_factory=set)  # cards whose 伤害计算时 effect was activated
+    closed: set[str] = field(default_factory=set)  # timings whose chain has resolved (§6.3.4.3/6)
+    used_at: set[tuple[str, str]] = field(
+        default_factory=set
+    )  # (card, timing) a timed effect was activated at
 
 
 class State:
@@ -121,6 +123,7 @@ class State:
         self.replays = 0
         self.resolved: list[str] = []  # cards in the order their chain links resolved
         self._order = 0
+        self.window_start = 0  # index of the first event the open window responds to (§6.3.4.2/4)
 
     @property
     def turn_player(self) -> str:
@@ -172,6 +175,14 @@ class State:
         """A number later than every one given before: the order things started applying in."""
         self._order += 1
         return self._order
+
+    def open_window(self) -> None:
+        """Something new happens outside a chain: a later moment, and the window for
+        "when …" effects now responds to it alone (the previous one has closed)."""
+        self.timeline.next_moment()
+        if not self.chain:
+            self.window_start = len(self.timeline.events)
+            self.pending = []  # triggers not activated in the window that set them off are gone
 
     def require_not_over(self) -> None:
         if self.winner:
