@@ -19,6 +19,23 @@ EFFECT_TYPES = ("ignition", "trigger", "quick", "continuous", "flip")
 EFFECT_FIELDS = frozenset(
     {"type", "do", "cost", "speed", "event", "optional", "wording", "targets", "order", "text", "damage_step"}
 )
+# What a card may say about itself (anything else is a malformed file, never ignored).
+CARD_FIELDS = frozenset(
+    {
+        "name",
+        "kind",
+        "type",
+        "atk",
+        "def",
+        "level",
+        "effect",
+        "effects",
+        "own_atk",
+        "own_def",
+        "made_up",
+        "password",
+    }
+)
 INLINE_FIELDS = ("by", "set", "original", "to", "target", "until", "position", "then")
 # The operations an effect may name, each with what it may carry besides its own
 # value, `target` and `then` (operations.py implements each; a test keeps the two
@@ -80,8 +97,8 @@ class Effect:
     optional: bool = True
     wording: str = "when"
     targets: int = 0
-    # "simultaneous" (、 / and: one moment) or "sequential" (那之后 / then: a moment each).
-    order: str = "sequential"
+    # "simultaneous" (、 / and: one moment, the default, §4.3.2) or "sequential" (那之后 / then: a moment each).
+    order: str = "simultaneous"
     damage_step: str | None = None  # the damage-step timing it is activated at (伤害计算时)
 
 
@@ -123,6 +140,11 @@ def parse_card(name: str, data: Any) -> CardSpec:
     """A card from its scenario description; ScenarioCardError says what is wrong."""
     if not isinstance(data, dict):
         raise ScenarioCardError(f"card {name!r}: expected a mapping of its properties")
+    unknown = set(map(str, data)) - CARD_FIELDS
+    if unknown:
+        raise ScenarioCardError(
+            f"card {name!r}: no field {', '.join(sorted(unknown))} (a card has {', '.join(sorted(CARD_FIELDS))})"
+        )
     kind = data.get("kind")
     if kind not in (MONSTER, SPELL, TRAP):
         raise ScenarioCardError(f"card {name!r}: kind must be monster, spell or trap, not {kind!r}")
@@ -231,8 +253,8 @@ def _check_operation(name: str, op: Any, operations: dict, fields: dict) -> None
 
 def _order(name: str, data: dict) -> str:
     """Whether an effect's operations happen at once or in turn: as `order` says,
-    else as its `text` is worded (那之后 / then: in turn; otherwise at once). An
-    effect with neither keeps the engine's first reading, one after another."""
+    else as its `text` is worded (那之后 / then: in turn). An effect with neither is
+    simultaneous: §4.3.2, one card's effect happens at once unless it says otherwise."""
     order = data.get("order")
     if order is not None:
         if order not in ("simultaneous", "sequential"):
@@ -240,7 +262,7 @@ def _order(name: str, data: dict) -> str:
         return str(order)
     text = data.get("text")
     if text is None:
-        return "sequential"
+        return "simultaneous"
     return "sequential" if ("那之后" in str(text) or " then" in str(text).lower()) else "simultaneous"
 
 
