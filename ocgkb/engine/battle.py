@@ -20,17 +20,21 @@ def declare_attack(duel: State, attacker: str, target: str | None) -> None:
     duel.require_not_over()
     card = duel.card(attacker)
     if duel.chain:
-        raise IllegalActionError("the chain must resolve before an attack is declared")
+        raise IllegalActionError("the chain must resolve before an attack is declared", code="chain_open")
     if duel.battle is not None:
         raise IllegalActionError(f"「{duel.battle.attacker}」's attack is still under way")
     if card.zone != "monster" or not card.face_up or card.position != "attack":
         raise IllegalActionError(f"「{attacker}」 is not a face-up attack-position monster and cannot attack")
     rules.check_attack(duel, card)
     if card.attacked:
-        raise IllegalActionError(f"「{attacker}」 has already attacked this turn (§6.3.4.2)")
+        raise IllegalActionError(
+            f"「{attacker}」 has already attacked this turn (§6.3.4.2/2)", code="already_attacked"
+        )
     defender_side = duel.opponent(card.controller)
     if target is None and duel.monsters(defender_side):
-        raise IllegalActionError("a direct attack needs the opponent to control no monsters")
+        raise IllegalActionError(
+            "a direct attack needs the opponent to control no monsters (§6.3.4.2/3)", code="no_direct_attack"
+        )
     if target is not None and duel.card(target).zone != "monster":
         raise IllegalActionError(f"「{target}」 is not a monster on the field and cannot be attacked")
     card.attacked = True
@@ -102,7 +106,7 @@ def damage_step(duel: State, until: str | None = None) -> None:
     if attack.replay:
         raise IllegalActionError("a replay happened: choose the attack target again before the damage step")
     if duel.chain:
-        raise IllegalActionError("the chain must resolve before the damage step moves on")
+        raise IllegalActionError("the chain must resolve before the damage step moves on", code="chain_open")
     if until is not None and until not in rules.DAMAGE_STEP:
         raise IllegalActionError(f"the damage step has no timing {until!r} ({', '.join(rules.DAMAGE_STEP)})")
     done = rules.DAMAGE_STEP.index(attack.timing) + 1 if attack.timing else 0

@@ -17,7 +17,7 @@ from . import battle, rules, stats
 from .cards import CARD_OPERATIONS, CLASSES, MONSTER, Effect
 from .errors import EngineError, IllegalActionError, IllegalChainError
 from .operations import OPERATIONS, negate_effects_of
-from .state import Card, ChainLink, Player, State
+from .state import Card, ChainLink, Player, State, Turn
 
 __all__ = ["Card", "ChainLink", "Duel", "EngineError", "IllegalActionError", "IllegalChainError", "Player"]
 
@@ -36,8 +36,7 @@ class Duel(State):
     def enter_phase(self, phase: str) -> None:
         """The turn player moves on to a later phase of the turn."""
         self.require_not_over()
-        if self.chain:
-            raise IllegalActionError("the chain must resolve before the turn moves on")
+        self.require_settled()
         rules.check_phase_change(self.turn, phase)
         self.open_window()
         if phase == "end":
@@ -49,18 +48,40 @@ class Duel(State):
 
     def end_turn(self) -> None:
         """The end phase, if not yet, then the opponent's turn begins."""
+        self.require_settled()
         if self.turn.phase != "end" and self.step != "end":
             self.end_phase()
         tracked = self.turn.phase is not None
-        self.turn = rules.Turn(
-            self.turn.number + 1, self.opponent(self.turn.player), "draw" if tracked else None
-        )
+        duel_turn = self.turn.duel_turn + 1 if self.turn.duel_turn else None
+        self.turn = Turn(self.turn.number + 1, self.opponent(self.turn.player), "draw" if tracked else None)
+        self.turn.duel_turn = duel_turn
         for card in self.cards.values():
             card.attacked = False
         self.step = "main"
         self.say(f"turn {self.turn.number}: {self.turn.player}'s turn")
 
+    def require_settled(self) -> None:
+        """§6.3/2: a phase or step ends only once the chain has resolved and no
+        mandatory trigger is still waiting to be activated."""
+        if self.chain:
+            raise rules.illegal("the chain must resolve before the turn moves on", "§6.3/2", "chain_open")
+        waiting = [key for key in self.pending if self._mandatory(key)]
+        if waiting:
+            raise rules.illegal(
+                f"「{waiting[0]}」's mandatory trigger effect must be activated before the turn moves on",
+                "§6.3/2",
+                "trigger_pending",
+            )
+
+    def _mandatory(self, key: str) -> bool:
+        card = self.card(key)
+        return any(
+            e.type in ("trigger", "flip") and not e.optional and self.timeline.matching(e.event or "", key)
+            for e in card.spec.effects
+        )
+
     def end_phase(self) -> None:
+        self.require_settled()
         self.open_window()
         self.say("end phase:")
         for card in self.cards.values():
@@ -209,11 +230,14 @@ class Duel(State):
                 f"「{key}」: the turn player's trigger effects go on the chain first, then the opponent's"
             )
         if speed == 1 and not together:
-            raise IllegalChainError(f"「{key}」 is spell speed 1 and cannot be chained (§ 咒文速度)")
+            raise IllegalChainError(
+                f"「{key}」 is spell speed 1 and cannot be chained (§ 咒文速度)", code="spell_speed"
+            )
         if speed < top.speed and not together:
             raise IllegalChainError(
                 f"「{key}」 is spell speed {speed} and cannot chain to 「{top.card}」 (spell speed {top.speed}): "
-                "a chain link must be of equal or higher speed"
+                "a chain link must be of equal or higher speed (§ 咒文速度)",
+                code="spell_speed",
             )
 
     def _check_timing(self, key: str, effect: Effect) -> None:
@@ -255,7 +279,7 @@ class Duel(State):
             if "pay_lp" in cost:
                 amount = int(cost["pay_lp"])
                 if amount > self.players[player].lp:
-                    raise IllegalActionError(f"{player} cannot pay {amount} LP (§1.4.1)")
+                    raise IllegalActionError(f"{player} cannot pay {amount} LP (§1.4.1)", code="cannot_pay")
                 self.players[player].lp -= amount
                 self.say(
                     f"   cost: {player} pays {amount} LP → LP {self.players[player].lp} (a cost, not damage)"

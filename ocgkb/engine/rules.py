@@ -29,6 +29,12 @@ def check_phase_change(turn: Turn, phase: str) -> None:
         raise illegal(
             f"the turn cannot go back from the {turn.phase} phase to the {phase} phase", "§6.3", "phase_order"
         )
+    if phase == "battle" and turn.duel_turn == 1:
+        raise illegal(
+            "the player who goes first cannot conduct a battle phase in the first turn",
+            "§6.3.4/2",
+            "first_turn",
+        )
     if phase == "main2" and turn.phase in ("draw", "standby", "main1"):
         # After main phase 1 the turn player chooses the battle phase or the end phase.
         raise illegal("main phase 2 comes only after a battle phase", "§6.3.3/3", "phase_order")
@@ -90,6 +96,8 @@ def check_attack(duel: State, card: Card) -> None:
         raise illegal(
             f"{card.controller} cannot attack on the opponent's turn", "§6.3.4.2/1", "not_your_turn"
         )
+    if duel.turn.duel_turn == 1:
+        raise illegal("the player who goes first cannot attack in the first turn", "§6.3.4/2", "first_turn")
     if duel.turn.phase is not None and duel.turn.phase != "battle":
         raise illegal(
             f"attacks are declared in the battle phase, not the {duel.turn.phase} phase",

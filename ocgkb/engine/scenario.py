@@ -236,9 +236,11 @@ def _expect_type(path: Path, name: str, value: Any, kind: type, what: str) -> No
 
 def _check_start(scenario: Scenario) -> None:
     where, start = f"{scenario.path}: start", scenario.start
-    unknown = set(map(str, start)) - {"turn", "phase", *PLAYERS}
+    unknown = set(map(str, start)) - {"turn", "phase", "duel_turn", *PLAYERS}
     if unknown:
         raise ScenarioError(f"{where}: unknown field {', '.join(sorted(unknown))} (players are A and B)")
+    if "duel_turn" in start and not (_count(start["duel_turn"]) and start["duel_turn"] >= 1):
+        raise ScenarioError(f"{where}.duel_turn: {start['duel_turn']!r} is not a turn number (1 or more)")
     if str(start.get("turn", "A")) not in PLAYERS:
         raise ScenarioError(f"{where}.turn: {start['turn']!r} is not a player (A or B)")
     if start.get("phase") is not None and start["phase"] not in PHASES:
@@ -261,6 +263,31 @@ def _check_start(scenario: Scenario) -> None:
             entries = side.get(zone) or []
             if zone != "deck" and not isinstance(entries, list):
                 raise ScenarioError(f"{where}.{player}.{zone} must be a list of cards")
+            for entry in entries if isinstance(entries, list) else []:
+                _check_entry(f"{where}.{player}.{zone}", entry)
+
+
+ENTRY_FIELDS = frozenset(
+    {"card", "face", "position", "owner", "summoned_this_turn", "set_this_turn", "attacked_this_turn"}
+)
+
+
+def _check_entry(where: str, entry: Any) -> None:
+    """A card placed at the start: its name, or a mapping of how it stands."""
+    if isinstance(entry, str):
+        return
+    if not isinstance(entry, dict) or "card" not in entry:
+        raise ScenarioError(f"{where}: {entry!r:.60} is neither a card nor a mapping with card")
+    unknown = set(map(str, entry)) - ENTRY_FIELDS
+    if unknown:
+        raise ScenarioError(
+            f"{where}.{entry['card']}: unknown field {', '.join(sorted(unknown))} (fields: {', '.join(sorted(ENTRY_FIELDS))})"
+        )
+    if entry.get("owner", "A") not in PLAYERS:
+        raise ScenarioError(f"{where}.{entry['card']}.owner: {entry['owner']!r} is not a player (A or B)")
+    for flag in ("summoned_this_turn", "set_this_turn", "attacked_this_turn"):
+        if not isinstance(entry.get(flag, False), bool):
+            raise ScenarioError(f"{where}.{entry['card']}.{flag} must be true or false")
 
 
 def _check_expect(scenario: Scenario) -> None:
@@ -327,6 +354,7 @@ def replay(scenario: Scenario) -> Replay:
     start = scenario.start
     duel = Duel(specs, turn_player=str(start.get("turn", "A")))
     duel.turn.phase = start.get("phase")
+    duel.turn.duel_turn = start.get("duel_turn")
     try:
         _set_up(duel, start, where)
     except (KeyError, TypeError, ValueError, AttributeError) as exc:
@@ -438,14 +466,19 @@ def _set_up(duel: Duel, start: dict[str, Any], where: str) -> None:
                 key, options = (entry, {}) if isinstance(entry, str) else (entry.get("card"), entry)
                 if key not in duel.specs:
                     raise ScenarioError(f"{where}: start: {player}'s {zone} names unknown card {key!r}")
-                duel.put(
+                card = duel.put(
                     str(key),
                     str(key),
                     player,
                     "monster" if zone == "monsters" else zone,
                     face_up=options.get("face", "up") == "up",
                     position=options.get("position", "attack"),
+                    owner=options.get("owner"),
                 )
+                # What already happened this turn, before the situation starts.
+                if options.get("summoned_this_turn") or options.get("set_this_turn"):
+                    card.placed_turn = duel.turn.number
+                card.attacked = bool(options.get("attacked_this_turn", False))
 
 
 def _card(duel: Duel, action: dict, name: str, step: str) -> str:

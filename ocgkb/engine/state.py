@@ -208,7 +208,7 @@ class State:
         if controller:
             card.controller = controller
         if len(self.monsters(card.controller)) >= MONSTER_ZONES and card.zone != "monster":
-            raise IllegalActionError(f"{card.controller}'s monster zones are full")
+            raise IllegalActionError(f"{card.controller}'s monster zones are full", code="zones_full")
         card.zone, card.position, card.face_up = "monster", position, face_up
         card.modifiers = []
         card.placed_turn = self.turn.number
@@ -332,7 +332,7 @@ class State:
     def require_room(self, player: str, zone: str) -> None:
         used = sum(1 for c in self.cards.values() if c.zone == zone and c.controller == player)
         if zone == "spelltrap" and used >= SPELL_TRAP_ZONES:
-            raise IllegalActionError(f"{player}'s spell & trap zones are full")
+            raise IllegalActionError(f"{player}'s spell & trap zones are full", code="zones_full")
 
     # --- life points and the deck ----------------------------------------------------
 
