@@ -21,6 +21,12 @@ def declare_attack(duel: State, attacker: str, target: str | None) -> None:
     card = duel.card(attacker)
     if duel.chain:
         raise IllegalActionError("the chain must resolve before an attack is declared", code="chain_open")
+    if duel.battle is not None and duel.battle.replay and duel.battle.attacker != attacker:
+        # After a replay, attacking with another monster gives up the first one's attack (guide/结束步骤/6).
+        duel.say(
+            f"   「{duel.battle.attacker}」 gives up its attack; it has still attacked this battle phase"
+        )
+        duel.battle = None
     if duel.battle is not None:
         raise IllegalActionError(f"「{duel.battle.attacker}」's attack is still under way")
     if card.zone != "monster" or not card.face_up or card.position != "attack":
@@ -57,6 +63,11 @@ def check_replay(duel: State) -> None:
     attacker = duel.cards.get(attack.attacker)
     if attacker is None or attacker.zone != "monster":
         duel.say("   the attacker has left the field: the attack ends, no replay")
+        duel.battle = None
+        return
+    if not attacker.face_up or attacker.position != "attack":
+        # §6.3.4.2/6: it can no longer battle; no damage step, no calculation.
+        duel.say("   the attacker is no longer face-up in attack position: its attack ends (§6.3.4.2/6)")
         duel.battle = None
         return
     now = frozenset(c.key for c in duel.monsters(duel.opponent(attacker.controller)))
@@ -102,7 +113,7 @@ def damage_step(duel: State, until: str | None = None) -> None:
     duel.require_not_over()
     attack = duel.battle
     if attack is None:
-        raise IllegalActionError("no attack is under way")
+        raise IllegalActionError("no attack is under way (§6.3.4.2/6)", code="no_attack")
     if attack.replay:
         raise IllegalActionError("a replay happened: choose the attack target again before the damage step")
     if duel.chain:

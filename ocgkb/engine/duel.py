@@ -177,6 +177,12 @@ class Duel(State):
         for target in targets or []:
             if self.card(target).zone not in ("monster", "spelltrap", "field", "gy", "banished"):
                 raise IllegalActionError(f"「{target}」 is not where it could be targeted")
+            if self.battle and target in self.battle.destroyed:
+                raise rules.illegal(
+                    f"「{target}」 is destroyed by this battle and cannot be targeted until it is sent to the GY",
+                    "§6.3.4.3.3/5",
+                    "destroyed_by_battle",
+                )
         if not self.chain:
             self._chain_start = len(self.timeline.events)
         if card.spec.kind != MONSTER and card.zone == "hand" and card.spec.type != "field":

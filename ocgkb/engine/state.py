@@ -253,9 +253,14 @@ class State:
         was_applying, card.applying = card.applying, False
         if was_applying:
             self._lift_locks_of(card)
+        self._lose_equips(card, "left the field")
+
+    def _lose_equips(self, card: Card, why: str) -> None:
+        """An equip card whose monster leaves or is turned face-down is destroyed by
+        the rules, having lost its target (masterrule/83, guide/装备怪物/1)."""
         for other in self.cards.values():
             if other.equipped_to == card.key and other.on_field:
-                self.send_to_gy(other.key, "is sent to the GY: the monster it equipped left the field")
+                self.destroy(other.key, f"is destroyed: the monster it equipped {why} (masterrule/83)")
 
     def _lift_locks_of(self, card: Card) -> None:
         """A lock that leaves: the continuous effects it negated start applying again
@@ -311,6 +316,10 @@ class State:
             self._lift_locks_of(card)
         card.applying = False
         self.timeline.record("flipped_face_down", key)
+        # §4.3.3.10/2: a face-down monster is no longer the target of a continuous card.
+        for other in self.cards.values():
+            other.chosen = [(k, place) for k, place in other.chosen if k != key]
+        self._lose_equips(card, "was turned face-down")
 
     def flip_face_up(self, key: str) -> None:
         """Turned face-up by an effect (a flip, not a flip summon): its FLIP effect is set off."""

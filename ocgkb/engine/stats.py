@@ -100,7 +100,7 @@ def _as_modifier(source: Card, card: Card, stat: str, op: dict) -> Modifier:
 def applying_modifications(state: State) -> Iterator[tuple[Card, dict]]:
     """Each `modify` of a continuous effect that applies now, with its card."""
     for source in state.cards.values():
-        if not _applies(source):
+        if not _applies(source, state):
             continue
         for effect in continuous_effects(source):
             for op in effect.ops:
@@ -115,8 +115,11 @@ def continuous_effects(card: Card) -> list[Effect]:
     return list(card.spec.effects) if card.spec.continuous else []
 
 
-def _applies(source: Card) -> bool:
-    return source.applying and source.on_field and source.face_up
+def _applies(source: Card, state: State) -> bool:
+    """Face-up on the field and started applying; a monster destroyed by the battle
+    under way stops applying from damage calculation on (§6.3.4.3.3/5)."""
+    doomed = state.battle is not None and source.key in state.battle.destroyed
+    return source.applying and source.on_field and source.face_up and not doomed
 
 
 def affected(state: State, source: Card, op: dict) -> list[str]:
@@ -145,7 +148,7 @@ def lock_on(state: State, card: Card, seen: frozenset[str] = frozenset()) -> str
     """The face-up card whose continuous effect negates this card's effects now
     (王宫的敕命 for a spell on the field), if any; a lock that is itself negated does not."""
     for source in state.cards.values():
-        if source.key == card.key or source.key in seen or not _applies(source):
+        if source.key == card.key or source.key in seen or not _applies(source, state):
             continue
         kinds = locks_of(source)
         if not any(state.in_class(card, kind) for kind in kinds):
