@@ -223,7 +223,8 @@ class Duel(State):
         waiting = [k for k in self.pending if k != key and self.cards[k].controller == self.turn_player]
         if not self.chain and key in self.pending and player != self.turn_player and waiting:
             raise IllegalChainError(
-                f"「{key}」: the turn player's trigger effects go on the chain first, then the opponent's"
+                f"「{key}」: the turn player's trigger effects go on the chain first, then the opponent's (guide/其他规则/1)",
+                code="turn_player_first",
             )
         if not self.chain:
             return
@@ -233,7 +234,7 @@ class Duel(State):
         together = effect.type == "trigger" and all(link.effect.type == "trigger" for link in self.chain)
         if together and player == self.turn_player and any(link.player != player for link in self.chain):
             raise IllegalChainError(
-                f"「{key}」: the turn player's trigger effects go on the chain first, then the opponent's"
+                f"「{key}」: the turn player's trigger effects go on the chain first, then the opponent's (guide/其他规则/1)"
             )
         if speed == 1 and not together:
             raise IllegalChainError(
@@ -318,18 +319,20 @@ class Duel(State):
         if self.battle and self.battle.timing:
             # §6.3.4.3/6: an effect that names this timing cannot be activated again after this chain.
             self.battle.closed.add(self.battle.timing)
-        self._report_triggers()
+        self._report_triggers(self._chain_start)
         self.check_replay()
 
-    def _report_triggers(self) -> None:
-        """What the chain set off: "if" and mandatory triggers may start a new chain;
-        an optional "when" trigger whose event was not the last thing misses its timing."""
-        self.pending = []
+    def _report_triggers(self, since: int, keep: bool = False) -> None:
+        """What the events since `since` set off: "if" and mandatory triggers may start a
+        new chain; an optional "when" trigger whose event was not the last thing misses
+        its timing. `keep`: add to the triggers already waiting (a FLIP effect)."""
+        if not keep:
+            self.pending = []
         for card in self.cards.values():
             for effect in card.spec.effects:
-                if effect.type not in ("trigger", "flip") or not effect.event:
+                if effect.type not in ("trigger", "flip") or not effect.event or card.key in self.pending:
                     continue
-                found = self.timeline.matching(effect.event, card.key, self._chain_start)
+                found = self.timeline.matching(effect.event, card.key, since)
                 if not found:
                     continue
                 if effect.optional and effect.wording == "when" and not self.timeline.is_last(found[-1]):
@@ -465,6 +468,7 @@ class Duel(State):
     def _apply_ops(self, card: Card, effect: Effect, targets: list[str], link: ChainLink | None) -> None:
         """The operations of an effect: together (one moment) or, for an effect
         written with 那之后 / "then", one after another (a moment each)."""
+        self.destroyed_now = {}  # what this effect's destroy reached: "destroy and banish" (§4.3.3.4.1/5)
         for number, op in enumerate(effect.ops):
             if self.winner:
                 return
@@ -472,6 +476,7 @@ class Duel(State):
                 self.timeline.next_moment()
             name = next(n for n in OPERATIONS if n in op)
             OPERATIONS[name](self, card, op, self._op_targets(name, op, card, targets), link)
+        self.destroyed_now = {}
 
     def _op_targets(self, name: str, op: dict, card: Card, targets: list[str]) -> list[str]:
         """The cards an operation acts on: `target:` names them (target, self,
@@ -513,7 +518,10 @@ class Duel(State):
         battle.stop_attack(self)
 
     def damage_step(self, until: str | None = None) -> None:
+        """Run the damage step (engine/battle.py), then collect what its last timing set
+        off: triggers of the damage step go on a chain turn player first (§6.3.4.3.5/2)."""
         battle.damage_step(self, until)
+        self._report_triggers(self.window_start, keep=True)
 
     def state(self) -> dict[str, Any]:
         """The final state, as data."""

@@ -74,18 +74,30 @@ def negate_effects_of(duel: State, key: str) -> None:
 
 def _destroy(duel: State, source: Card, op: dict, chosen: list[str], link: ChainLink | None) -> None:
     for key in chosen:
-        if duel.card(key).on_field:
+        destroyed = duel.card(key).on_field
+        if destroyed:
             duel.destroy(key, f"is destroyed by 「{source.key}」")
+        duel.destroyed_now[key] = destroyed
+
+
+def _not_destroyed(duel: State, key: str, what: str) -> bool:
+    """§4.3.3.4.1/5: "destroy and banish" / "destroy and send": what could not be destroyed is not."""
+    if duel.destroyed_now.get(key) is False:
+        duel.say(f"   「{key}」 could not be destroyed, so it is not {what} either (§4.3.3.4.1/5)")
+        return True
+    return False
 
 
 def _banish(duel: State, source: Card, op: dict, chosen: list[str], link: ChainLink | None) -> None:
     for key in chosen:
-        duel.banish(key, f"is banished by 「{source.key}」", until=op.get("until"))
+        if not _not_destroyed(duel, key, "banished"):
+            duel.banish(key, f"is banished by 「{source.key}」", until=op.get("until"))
 
 
 def _send_to_gy(duel: State, source: Card, op: dict, chosen: list[str], link: ChainLink | None) -> None:
     for key in chosen:
-        duel.send_to_gy(key, f"is sent to the GY by 「{source.key}」")
+        if not _not_destroyed(duel, key, "sent to the GY"):
+            duel.send_to_gy(key, f"is sent to the GY by 「{source.key}」")
 
 
 def _return_to_hand(duel: State, source: Card, op: dict, chosen: list[str], link: ChainLink | None) -> None:

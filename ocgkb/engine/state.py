@@ -124,6 +124,7 @@ class State:
         self.resolved: list[str] = []  # cards in the order their chain links resolved
         self._order = 0
         self.window_start = 0  # index of the first event the open window responds to (§6.3.4.2/4)
+        self.destroyed_now: dict[str, bool] = {}  # whether the resolving effect's destroy destroyed each card
 
     @property
     def turn_player(self) -> str:
