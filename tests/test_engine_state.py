@@ -183,3 +183,60 @@ expect: {}
     path.write_text(body % "{cde: x}", encoding="utf-8")
     with pytest.raises(ScenarioError, match="step 1: expect_error takes code and words"):
         replay(read_scenario(path))
+
+
+HEAD = "title: t\nreplays: [x]\ncards:\n  甲: {kind: monster, made_up: true, atk: 1000, def: 1000}\n"
+
+
+@pytest.mark.parametrize(
+    "body, message",
+    [
+        (
+            "start: {A: {monsters: [{card: 甲, owner: C}]}}\nactions: []\nexpect: {}\n",
+            "monsters.甲.owner: 'C'",
+        ),
+        (
+            "start: {A: {monsters: [{card: 甲, sleepy: true}]}}\nactions: []\nexpect: {}\n",
+            "unknown field sleepy",
+        ),
+        (
+            "start: {A: {monsters: [{card: 甲, set_this_turn: 1}]}}\nactions: []\nexpect: {}\n",
+            "must be true or false",
+        ),
+        ("start: {duel_turn: 0}\nactions: []\nexpect: {}\n", "start.duel_turn: 0 is not a turn number"),
+        ("actions:\n  - expect: {handz: {A: 1}}\nexpect: {}\n", "step 1: expect: unknown field handz"),
+        ("actions:\n  - {expect: {}, resolve: true}\nexpect: {}\n", "step 1: a checkpoint holds only expect"),
+        ("actions: []\nexpect: {hand: {A: -1}}\n", "expect.hand.A: -1 is not a count"),
+        ("actions: []\nexpect: {pending: 甲}\n", "expect.pending must be a list of cards"),
+    ],
+)
+def test_a_malformed_addition_is_one_line_naming_file_step_and_field(tmp_path, body, message):
+    from ocgkb.engine.scenario import ScenarioError, read_scenario, replay
+
+    path = tmp_path / "bad.yaml"
+    path.write_text(HEAD + body, encoding="utf-8")
+    with pytest.raises(ScenarioError) as error:
+        replay(read_scenario(path))
+    assert message in str(error.value) and str(path) in str(error.value) and "\n" not in str(error.value)
+
+
+def test_an_unknown_card_field_is_refused():
+    from ocgkb.engine.cards import ScenarioCardError
+
+    with pytest.raises(ScenarioCardError, match="no field do"):
+        parse_card("x", {"kind": "spell", "do": [{"draw": 1}]})
+
+
+def test_a_checkpoint_reports_its_step():
+    from ocgkb.engine.scenario import Scenario, replay
+
+    scenario = Scenario(
+        path=__import__("pathlib").Path("t.yaml"),
+        title="t",
+        replays=["x"],
+        cards={"甲": {"kind": "monster", "made_up": True, "atk": 1000, "def": 1000}},
+        start={"A": {"monsters": ["甲"]}},
+        actions=[{"expect": {"cards": {"甲": {"atk": 900}}}}],
+        expect={},
+    )
+    assert replay(scenario).mismatches == ["step 1: 「甲」 atk: the text says 900, the replay gives 1000"]

@@ -30,7 +30,10 @@ def declare_attack(duel: State, attacker: str, target: str | None) -> None:
     if duel.battle is not None:
         raise IllegalActionError(f"「{duel.battle.attacker}」's attack is still under way")
     if card.zone != "monster" or not card.face_up or card.position != "attack":
-        raise IllegalActionError(f"「{attacker}」 is not a face-up attack-position monster and cannot attack")
+        raise IllegalActionError(
+            f"「{attacker}」 is not a face-up attack-position monster and cannot attack (§6.3.4.2/3)",
+            code="cannot_attack",
+        )
     rules.check_attack(duel, card)
     if card.attacked:
         raise IllegalActionError(
@@ -42,7 +45,10 @@ def declare_attack(duel: State, attacker: str, target: str | None) -> None:
             "a direct attack needs the opponent to control no monsters (§6.3.4.2/3)", code="no_direct_attack"
         )
     if target is not None and duel.card(target).zone != "monster":
-        raise IllegalActionError(f"「{target}」 is not a monster on the field and cannot be attacked")
+        raise IllegalActionError(
+            f"「{target}」 is not a monster on the field and cannot be attacked (§6.3.4.2/3)",
+            code="not_attackable",
+        )
     card.attacked = True
     duel.step = "battle"
     duel.open_window()
@@ -85,15 +91,21 @@ def retarget(duel: State, target: str | None) -> None:
     §6.3.4.2.1/6): a monster, or the player directly if they control none."""
     attack = duel.battle
     if attack is None or not attack.replay:
-        raise IllegalActionError("a new attack target can only be chosen after a replay")
+        raise IllegalActionError(
+            "a new attack target can only be chosen after a replay (§6.3.4.2.1/4)", code="no_replay"
+        )
     attacker = duel.card(attack.attacker)
     side = duel.opponent(attacker.controller)
     if target is None and duel.monsters(side):
         raise IllegalActionError(
-            f"{side} controls monsters: the attack cannot become a direct attack (§6.3.4.2.1/4)"
+            f"{side} controls monsters: the attack cannot become a direct attack (§6.3.4.2.1/4)",
+            code="no_direct_attack",
         )
     if target is not None and duel.card(target).zone != "monster":
-        raise IllegalActionError(f"「{target}」 is not a monster on the field and cannot be attacked")
+        raise IllegalActionError(
+            f"「{target}」 is not a monster on the field and cannot be attacked (§6.3.4.2/3)",
+            code="not_attackable",
+        )
     attack.target, attack.replay = target, False
     attack.target_place = duel.card(target).place() if target else None
     duel.say(f"   「{attack.attacker}」 now attacks " + (f"「{target}」" if target else "directly"))
@@ -103,7 +115,10 @@ def stop_attack(duel: State) -> None:
     """After a replay the attacker may stop: it still counts as having attacked (§6.3.4.2.1/5)."""
     attack = duel.battle
     if attack is None or not attack.replay:
-        raise IllegalActionError("an attack can only be stopped when a replay lets the attacker choose again")
+        raise IllegalActionError(
+            "an attack can only be stopped when a replay lets the attacker choose again (§6.3.4.2.1/5)",
+            code="no_replay",
+        )
     duel.say(f"   「{attack.attacker}」 stops its attack; it has still attacked this turn (§6.3.4.2.1/5)")
     duel.battle = None
 
@@ -115,7 +130,10 @@ def damage_step(duel: State, until: str | None = None) -> None:
     if attack is None:
         raise IllegalActionError("no attack is under way (§6.3.4.2/6)", code="no_attack")
     if attack.replay:
-        raise IllegalActionError("a replay happened: choose the attack target again before the damage step")
+        raise IllegalActionError(
+            "a replay happened: choose the attack target again before the damage step (§6.3.4.2.1/4)",
+            code="replay_pending",
+        )
     if duel.chain:
         raise IllegalActionError("the chain must resolve before the damage step moves on", code="chain_open")
     if until is not None and until not in rules.DAMAGE_STEP:
@@ -123,7 +141,9 @@ def damage_step(duel: State, until: str | None = None) -> None:
     done = rules.DAMAGE_STEP.index(attack.timing) + 1 if attack.timing else 0
     last = rules.DAMAGE_STEP.index(until) if until else len(rules.DAMAGE_STEP) - 1
     if last < done:
-        raise IllegalActionError(f"the damage step is already past its {until.replace('_', ' ')}")
+        raise IllegalActionError(
+            f"the damage step is already past its {until.replace('_', ' ')} (§6.3.4.3/7)", code="phase_order"
+        )
     for timing in rules.DAMAGE_STEP[done : last + 1]:
         attack.timing = timing
         duel.open_window()

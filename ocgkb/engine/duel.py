@@ -534,7 +534,11 @@ class Duel(State):
                     "controller": c.controller,
                     "face_up": c.face_up,
                     "position": c.position,
-                    **({"atk": self.atk(key), "def": self.defense(key)} if c.spec.kind == MONSTER else {}),
+                    **(
+                        {"atk": self.atk(key), "def": self.defense(key), "level": stats.level(self, key)}
+                        if c.spec.kind == MONSTER
+                        else {}
+                    ),
                 }
                 for key, c in self.cards.items()
             },

@@ -51,7 +51,7 @@ TOP_FIELDS = frozenset({"title", "replays", "quote", "cards", "start", "actions"
 EXPECT_FIELDS = frozenset(
     {"cards", "lp", "winner", "replay", "missed", "resolved", "turn", "phase", "hand", "deck", "pending"}
 )
-CARD_STATE = frozenset({"zone", "atk", "def", "controller", "face_up", "position"})
+CARD_STATE = frozenset({"zone", "atk", "def", "level", "controller", "face_up", "position"})
 
 
 class ScenarioError(OcgkbError):
