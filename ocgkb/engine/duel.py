@@ -1,10 +1,13 @@
-"""The duel: players, zones, chains and life points, as verbs that log.
+"""The duel, at the top of the engine: it conducts turns, summons, chains and battle.
 
 Each verb (`summon`, `activate`, `resolve_chain`, `declare_attack`, …) checks
-what the rules allow (engine/rules.py), changes the state, records what happened
-and when (engine/events.py) and appends numbered lines to `log` saying what
-happened and which rule made it so. Every change of place goes through `move`,
-so what leaving the field clears is cleared once, in one place (§4.3.3.6).
+what the rules allow (engine/rules.py), changes the state (engine/state.py, the
+layer below, where every change of place goes through `move`), records what
+happened and when (engine/events.py) and appends numbered lines to `log` saying
+what happened and which rule made it so — including which values a change of
+state changed, as engine/stats.py computes them. It keeps the windows "when …"
+effects answer (§6.3.4.2/4) and reports what each chain or damage-step timing
+set off.
 """
 
 from __future__ import annotations
@@ -174,15 +177,7 @@ class Duel(State):
         self._check_chain(key, chosen, player, speed)
         if chosen.event:
             self._check_timing(key, chosen)
-        for target in targets or []:
-            if self.card(target).zone not in ("monster", "spelltrap", "field", "gy", "banished"):
-                raise IllegalActionError(f"「{target}」 is not where it could be targeted")
-            if self.battle and target in self.battle.destroyed:
-                raise rules.illegal(
-                    f"「{target}」 is destroyed by this battle and cannot be targeted until it is sent to the GY",
-                    "§6.3.4.3.3/5",
-                    "destroyed_by_battle",
-                )
+        self._check_targets(targets or [])
         if not self.chain:
             self._chain_start = len(self.timeline.events)
         if card.spec.kind != MONSTER and card.zone == "hand" and card.spec.type != "field":
@@ -209,6 +204,19 @@ class Duel(State):
         self.say(f"chain link {link.number}: {player} activates 「{key}」{aimed} (spell speed {speed})")
         self.timeline.record("activated", key)
         return link
+
+    def _check_targets(self, targets: list[str]) -> None:
+        for target in targets:
+            if self.card(target).zone not in ("monster", "spelltrap", "field", "gy", "banished"):
+                raise IllegalActionError(
+                    f"「{target}」 is not where it could be targeted", code="not_targetable"
+                )
+            if self.battle and target in self.battle.destroyed:
+                raise rules.illegal(
+                    f"「{target}」 is destroyed by this battle and cannot be targeted until it is sent to the GY",
+                    "§6.3.4.3.3/5",
+                    "destroyed_by_battle",
+                )
 
     @staticmethod
     def _effect(card: Card, number: int) -> Effect:
@@ -259,8 +267,8 @@ class Duel(State):
             earlier = self.timeline.matching(effect.event or "", key)
             if earlier and effect.type == "trigger" and effect.optional and effect.wording == "when":
                 raise IllegalChainError(
-                    f"「{key}」 misses the timing: its event is not the last thing that happened "
-                    f"(the last was {self.timeline.last()})",
+                    f"「{key}」 misses the timing (卡时点, masterrule/133): its event is not the last thing "
+                    f"that happened (the last was {self.timeline.last()})",
                     code="missed_timing",
                 )
             if earlier:
@@ -276,8 +284,8 @@ class Duel(State):
             return
         if not self.timeline.is_last(found[-1]):
             raise IllegalChainError(
-                f"「{key}」 misses the timing: its event is not the last thing that happened "
-                f"(the last was {self.timeline.last()})",
+                f"「{key}」 misses the timing (卡时点, masterrule/133): its event is not the last thing "
+                f"that happened (the last was {self.timeline.last()})",
                 code="missed_timing",
             )
 
