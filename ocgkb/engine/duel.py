@@ -17,7 +17,7 @@ from contextlib import contextmanager
 from typing import Any
 
 from . import battle, rules, stats
-from .cards import CARD_OPERATIONS, CLASSES, MONSTER, Effect
+from .cards import CARD_OPERATIONS, CLASSES, MONSTER, CardSpec, Effect
 from .errors import EngineError, IllegalActionError, IllegalChainError
 from .operations import OPERATIONS, negate_effects_of
 from .state import Card, ChainLink, Player, State, Turn
@@ -29,7 +29,7 @@ class Duel(State):
     """The conductor: turns and phases, summons, activation, chains and battle,
     each verb checked by rules.py and carried out on the state below it."""
 
-    def __init__(self, cards: dict, turn_player: str = "A", lp: int = 8000) -> None:
+    def __init__(self, cards: dict[str, CardSpec], turn_player: str = "A", lp: int = 8000) -> None:
         super().__init__(cards, turn_player, lp)
         self._chain_start = 0  # index in the timeline where the current chain began
         self._watching = 0  # how deep in changes whose effect on values is reported
@@ -109,11 +109,11 @@ class Duel(State):
         self.open_window()
         with self._recomputed(f"「{key}」 has arrived: what applies is recomputed"):
             self.to_monster_zone(key, position, face_up)
-        self.say(
-            f"{card.controller} normal summons 「{key}」 ({position})"
-            if face_up
-            else f"{card.controller} sets 「{key}」"
-        )
+            self.say(
+                f"{card.controller} normal summons 「{key}」 ({position})"
+                if face_up
+                else f"{card.controller} sets 「{key}」"
+            )
         self.timeline.record("summoned" if face_up else "set", key)
         self.check_replay()
 
@@ -123,11 +123,12 @@ class Duel(State):
         card = self.card(key)
         rules.check_flip_summon(self, card)
         self.open_window()
-        card.face_up, card.position = True, "attack"
         self.say(f"{card.controller} flip summons 「{key}」")
+        with self._recomputed(f"「{key}」 is face-up: what applies is recomputed"):
+            card.face_up, card.position = True, "attack"
+            self.start_applying(card)
         self.timeline.record("flip_summoned", key)
         self.timeline.record("flipped_face_up", key)
-        self.start_applying(card)
         self.check_replay()
 
     def set_spell_trap(self, key: str) -> None:
@@ -427,10 +428,19 @@ class Duel(State):
 
     def _report_values(self, before: dict[str, tuple[int, int]], why: str) -> None:
         for key, now in self._values().items():
-            if key in before and before[key] != now:
-                for stat, old, new in (("atk", before[key][0], now[0]), ("def", before[key][1], now[1])):
-                    if old != new:
-                        self.say(f"   「{key}」 {stat.upper()} {old} → {new}: {why}")
+            arrived = key not in before
+            if arrived:
+                # Just turned face-up or arrived: what applies to it, against its printed values
+                # (logged only: arriving is not a change of ATK/DEF).
+                spec = self.card(key).spec
+                printed = (spec.atk, spec.defense)
+                was = tuple(p if p is not None else n for p, n in zip(printed, now, strict=True))
+            else:
+                was = before[key]
+            for stat, old, new in zip(("atk", "def"), was, now, strict=True):
+                if old != new:
+                    self.say(f"   「{key}」 {stat.upper()} {old} → {new}: {why}")
+                    if not arrived:
                         self.timeline.record(f"{stat}_changed", key)
 
     @contextmanager
