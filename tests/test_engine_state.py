@@ -240,3 +240,23 @@ def test_a_checkpoint_reports_its_step():
         expect={},
     )
     assert replay(scenario).mismatches == ["step 1: 「甲」 atk: the text says 900, the replay gives 1000"]
+
+
+def test_a_field_spell_can_reach_only_its_controllers_monsters():
+    own = {"kind": "spell", "type": "field", "effect": {"modify": "atk", "by": 300, "target": "own_monsters"}}
+    duel = duel_with(
+        {"field": own, "mine": MON, "theirs": MON},
+        field=("A", "field"),
+        mine=("A", "monster"),
+        theirs=("B", "monster"),
+    )
+    assert (duel.atk("mine"), duel.atk("theirs")) == (1300, 1000)
+
+
+def test_an_unknown_continuous_target_is_an_error_not_silence():
+    from ocgkb.engine import EngineError
+
+    odd = {"kind": "spell", "type": "field", "effect": {"modify": "atk", "by": 300, "target": "nobody"}}
+    duel = duel_with({"field": odd, "mon": MON}, field=("A", "field"), mon=("A", "monster"))
+    with pytest.raises(EngineError, match="unknown target 'nobody'"):
+        duel.atk("mon")

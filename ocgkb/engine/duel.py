@@ -510,6 +510,13 @@ class Duel(State):
             return [card.key]
         if who == "all_monsters":
             return [c.key for c in self.cards.values() if c.zone == "monster"]
+        if who in ("own_monsters", "opponent_monsters"):
+            return [
+                c.key
+                for c in self.monsters(
+                    card.controller if who == "own_monsters" else self.opponent(card.controller)
+                )
+            ]
         if who in CLASSES:
             return [c.key for c in self.cards.values() if self.in_class(c, who)]
         if who == "equipped":

@@ -20,6 +20,7 @@ from __future__ import annotations
 from collections.abc import Iterator
 
 from .cards import MONSTER, Effect
+from .errors import EngineError
 from .modifiers import ACTIVATED, CONTINUOUS, Modifier, current_value, original_value, resolve_amount
 from .state import Card, State, locks_of
 
@@ -124,7 +125,7 @@ def _applies(source: Card, state: State) -> bool:
 
 def affected(state: State, source: Card, op: dict) -> list[str]:
     """The face-up monsters a continuous change reaches now: `target:` names them
-    (self, equipped, all_monsters, monsters, a card), else the chosen targets still
+    (self, equipped, all_monsters, monsters, own_monsters, opponent_monsters, a card), else the chosen targets still
     where they were chosen, or the monster itself for a monster's own effect."""
     who = op.get("target") or "target"
     if who == "self":
@@ -133,14 +134,19 @@ def affected(state: State, source: Card, op: dict) -> list[str]:
         keys = [source.equipped_to] if source.equipped_to else []
     elif who in ("all_monsters", "monsters"):
         keys = [c.key for c in state.cards.values()]
+    elif who in ("own_monsters", "opponent_monsters"):
+        side = source.controller if who == "own_monsters" else state.opponent(source.controller)
+        keys = [c.key for c in state.monsters(side)]
     elif who == "target":
         keys = [k for k, place in source.chosen if state.card(k).place() == place]
         if source.spec.kind == MONSTER and not source.chosen:
             keys = [source.key]
         elif source.equipped_to and not source.chosen:
             keys = [source.equipped_to]
+    elif who in state.cards:
+        keys = [who]
     else:
-        keys = [who] if who in state.cards else []
+        raise EngineError(f"「{source.key}」: unknown target {who!r}")
     return [k for k in keys if state.card(k).zone == "monster" and state.card(k).face_up]
 
 
