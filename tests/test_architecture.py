@@ -138,3 +138,68 @@ def test_web_templates_are_autoescaped():
     assert templates.is_dir()
     assert {p.suffix for p in templates.iterdir()} == {".html"}
     assert not [p.name for p in templates.iterdir() if "|safe" in p.read_text(encoding="utf-8")]
+
+
+def engine_imports(name: str, tree: ast.Module, names: set[str]) -> set[str]:
+    """The engine modules `name` imports, anywhere in it (inside functions and under
+    TYPE_CHECKING too): `from . import battle` is the module battle, not the package."""
+    package = name if name == "ocgkb.engine" else name.rsplit(".", 1)[0]
+    found = set()
+    for node in ast.walk(tree):
+        if isinstance(node, ast.ImportFrom):
+            base = node.module or ""
+            if node.level:
+                parts = package.split(".")
+                base = ".".join(parts[: len(parts) - node.level + 1] + ([base] if base else []))
+            for alias in node.names:
+                full = f"{base}.{alias.name}"
+                found.add(full if full in names else base)
+        elif isinstance(node, ast.Import):
+            found |= {alias.name for alias in node.names}
+    return (found & names) - {name}
+
+
+def import_cycle(graph: dict[str, set[str]]) -> list[str]:
+    """One import circle of the graph, as the modules along it, or [] when there is none."""
+    state: dict[str, int] = {}  # 1: on the current path, 2: done
+
+    def visit(node: str, path: list[str]) -> list[str]:
+        state[node] = 1
+        for nxt in sorted(graph[node]):
+            if state.get(nxt) == 1:
+                return path[path.index(nxt) :] + [node, nxt] if nxt in path else [node, nxt]
+            if nxt not in state and (found := visit(nxt, path + [node])):
+                return found
+        state[node] = 2
+        return []
+
+    for start in sorted(graph):
+        if start not in state and (found := visit(start, [])):
+            return found
+    return []
+
+
+def test_the_engine_modules_import_no_circle():
+    """State at the bottom, rules/operations/battle on it, the Duel on top: no module of
+    engine/ may import, even lazily, one that imports it back."""
+    engine = {
+        name: tree for name, tree in modules() if name == "ocgkb.engine" or name.startswith("ocgkb.engine.")
+    }
+    graph = {name: engine_imports(name, tree, set(engine)) for name, tree in engine.items()}
+    assert graph["ocgkb.engine.duel"] >= {"ocgkb.engine.state", "ocgkb.engine.battle"}
+    assert not import_cycle(graph), " → ".join(import_cycle(graph))
+
+
+def test_the_cycle_check_catches_a_lazy_or_type_only_import():
+    names = {"ocgkb.engine.duel", "ocgkb.engine.battle", "ocgkb.engine.state"}
+    lazy = ast.parse("def f():\n    from .duel import Duel\n")
+    typing_only = ast.parse("from typing import TYPE_CHECKING\nif TYPE_CHECKING:\n    from . import duel\n")
+    assert engine_imports("ocgkb.engine.battle", lazy, names) == {"ocgkb.engine.duel"}
+    assert engine_imports("ocgkb.engine.state", typing_only, names) == {"ocgkb.engine.duel"}
+    graph = {
+        "ocgkb.engine.duel": {"ocgkb.engine.battle"},
+        "ocgkb.engine.battle": {"ocgkb.engine.duel"},
+        "ocgkb.engine.state": set(),
+    }
+    assert import_cycle(graph) == ["ocgkb.engine.battle", "ocgkb.engine.duel", "ocgkb.engine.battle"]
+    assert not import_cycle({"a": {"b"}, "b": set()})

@@ -12,7 +12,7 @@ from ocgkb.engine.cards import parse_card
 from ocgkb.engine.scenario import ScenarioError, read_scenario, replay
 from ocgkb.engine.stats import ACTIVATED, CONTINUOUS, Modifier, current_value
 
-from conftest import KB
+from conftest import DATA, KB
 
 SCENARIOS = sorted((KB / "scenarios").glob("*.yaml"))
 
@@ -317,3 +317,13 @@ def test_zones_hold_five_monsters_and_five_spells_or_traps():
         duel.summon("m5")
     with pytest.raises(IllegalActionError, match="spell & trap zones are full"):
         duel.activate("s5")
+
+
+def test_every_scenario_quotes_its_source_exactly():
+    """`quote:` is a span of a source text, copied, never reworded."""
+    import yaml
+
+    sources = "".join(p.read_text(encoding="utf-8") for p in sorted(DATA.glob("*.txt")))
+    for path in SCENARIOS:
+        quote = str(yaml.safe_load(path.read_text(encoding="utf-8")).get("quote") or "")
+        assert quote in sources, f"{path.name}: the quote is not in rulings_data/: {quote[:40]}"

@@ -11,48 +11,47 @@ there is no replay in the damage step (§6.3.4.2.1/10).
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
-from typing import TYPE_CHECKING
-
-from . import rules
+from . import rules, stats
 from .errors import IllegalActionError
-
-if TYPE_CHECKING:
-    from .duel import Duel
+from .state import Attack, State
 
 
-@dataclass
-class Attack:
-    attacker: str
-    target: str | None  # None: a direct attack
-    opponents: frozenset[str]  # the opponent's monsters when it was declared
-    replay: bool = False
-    timing: str | None = None  # the damage-step timing reached, None before the damage step
-    target_place: str | None = None  # where the target was when it was chosen
-    destroyed: list[str] = field(default_factory=list)  # destroyed by battle, sent to the GY at the end
-    calculated: bool = False
-
-
-def declare_attack(duel: Duel, attacker: str, target: str | None) -> None:
+def declare_attack(duel: State, attacker: str, target: str | None) -> None:
     duel.require_not_over()
     card = duel.card(attacker)
     if duel.chain:
-        raise IllegalActionError("the chain must resolve before an attack is declared")
+        raise IllegalActionError("the chain must resolve before an attack is declared", code="chain_open")
+    if duel.battle is not None and duel.battle.replay and duel.battle.attacker != attacker:
+        # After a replay, attacking with another monster gives up the first one's attack (guide/结束步骤/6).
+        duel.say(
+            f"   「{duel.battle.attacker}」 gives up its attack; it has still attacked this battle phase"
+        )
+        duel.battle = None
     if duel.battle is not None:
         raise IllegalActionError(f"「{duel.battle.attacker}」's attack is still under way")
     if card.zone != "monster" or not card.face_up or card.position != "attack":
-        raise IllegalActionError(f"「{attacker}」 is not a face-up attack-position monster and cannot attack")
+        raise IllegalActionError(
+            f"「{attacker}」 is not a face-up attack-position monster and cannot attack (§6.3.4.2/3)",
+            code="cannot_attack",
+        )
     rules.check_attack(duel, card)
     if card.attacked:
-        raise IllegalActionError(f"「{attacker}」 has already attacked this turn (§6.3.4.2)")
+        raise IllegalActionError(
+            f"「{attacker}」 has already attacked this turn (§6.3.4.2/2)", code="already_attacked"
+        )
     defender_side = duel.opponent(card.controller)
     if target is None and duel.monsters(defender_side):
-        raise IllegalActionError("a direct attack needs the opponent to control no monsters")
+        raise IllegalActionError(
+            "a direct attack needs the opponent to control no monsters (§6.3.4.2/3)", code="no_direct_attack"
+        )
     if target is not None and duel.card(target).zone != "monster":
-        raise IllegalActionError(f"「{target}」 is not a monster on the field and cannot be attacked")
+        raise IllegalActionError(
+            f"「{target}」 is not a monster on the field and cannot be attacked (§6.3.4.2/3)",
+            code="not_attackable",
+        )
     card.attacked = True
     duel.step = "battle"
-    duel.timeline.next_moment()
+    duel.open_window()
     opponents = frozenset(c.key for c in duel.monsters(defender_side))
     duel.battle = Attack(
         attacker, target, opponents, target_place=duel.card(target).place() if target else None
@@ -62,7 +61,7 @@ def declare_attack(duel: Duel, attacker: str, target: str | None) -> None:
     duel.timeline.record("attack_declared", attacker)
 
 
-def check_replay(duel: Duel) -> None:
+def check_replay(duel: State) -> None:
     """A replay when the opponent's monsters changed during the battle step (§6.3.4.2.1)."""
     attack = duel.battle
     if attack is None or attack.timing is not None or duel.step != "battle" or duel.chain:
@@ -70,6 +69,11 @@ def check_replay(duel: Duel) -> None:
     attacker = duel.cards.get(attack.attacker)
     if attacker is None or attacker.zone != "monster":
         duel.say("   the attacker has left the field: the attack ends, no replay")
+        duel.battle = None
+        return
+    if not attacker.face_up or attacker.position != "attack":
+        # §6.3.4.2/6: it can no longer battle; no damage step, no calculation.
+        duel.say("   the attacker is no longer face-up in attack position: its attack ends (§6.3.4.2/6)")
         duel.battle = None
         return
     now = frozenset(c.key for c in duel.monsters(duel.opponent(attacker.controller)))
@@ -82,64 +86,78 @@ def check_replay(duel: Duel) -> None:
         )
 
 
-def retarget(duel: Duel, target: str | None) -> None:
+def retarget(duel: State, target: str | None) -> None:
     """After a replay the attacker chooses again (this is not an attack declaration,
     §6.3.4.2.1/6): a monster, or the player directly if they control none."""
     attack = duel.battle
     if attack is None or not attack.replay:
-        raise IllegalActionError("a new attack target can only be chosen after a replay")
+        raise IllegalActionError(
+            "a new attack target can only be chosen after a replay (§6.3.4.2.1/4)", code="no_replay"
+        )
     attacker = duel.card(attack.attacker)
     side = duel.opponent(attacker.controller)
     if target is None and duel.monsters(side):
         raise IllegalActionError(
-            f"{side} controls monsters: the attack cannot become a direct attack (§6.3.4.2.1/4)"
+            f"{side} controls monsters: the attack cannot become a direct attack (§6.3.4.2.1/4)",
+            code="no_direct_attack",
         )
     if target is not None and duel.card(target).zone != "monster":
-        raise IllegalActionError(f"「{target}」 is not a monster on the field and cannot be attacked")
+        raise IllegalActionError(
+            f"「{target}」 is not a monster on the field and cannot be attacked (§6.3.4.2/3)",
+            code="not_attackable",
+        )
     attack.target, attack.replay = target, False
     attack.target_place = duel.card(target).place() if target else None
     duel.say(f"   「{attack.attacker}」 now attacks " + (f"「{target}」" if target else "directly"))
 
 
-def stop_attack(duel: Duel) -> None:
+def stop_attack(duel: State) -> None:
     """After a replay the attacker may stop: it still counts as having attacked (§6.3.4.2.1/5)."""
     attack = duel.battle
     if attack is None or not attack.replay:
-        raise IllegalActionError("an attack can only be stopped when a replay lets the attacker choose again")
+        raise IllegalActionError(
+            "an attack can only be stopped when a replay lets the attacker choose again (§6.3.4.2.1/5)",
+            code="no_replay",
+        )
     duel.say(f"   「{attack.attacker}」 stops its attack; it has still attacked this turn (§6.3.4.2.1/5)")
     duel.battle = None
 
 
-def damage_step(duel: Duel, until: str | None = None) -> None:
+def damage_step(duel: State, until: str | None = None) -> None:
     """Run the damage step's timings from where it stands up to `until` (all when None)."""
     duel.require_not_over()
     attack = duel.battle
     if attack is None:
-        raise IllegalActionError("no attack is under way")
+        raise IllegalActionError("no attack is under way (§6.3.4.2/6)", code="no_attack")
     if attack.replay:
-        raise IllegalActionError("a replay happened: choose the attack target again before the damage step")
+        raise IllegalActionError(
+            "a replay happened: choose the attack target again before the damage step (§6.3.4.2.1/4)",
+            code="replay_pending",
+        )
     if duel.chain:
-        raise IllegalActionError("the chain must resolve before the damage step moves on")
+        raise IllegalActionError("the chain must resolve before the damage step moves on", code="chain_open")
     if until is not None and until not in rules.DAMAGE_STEP:
         raise IllegalActionError(f"the damage step has no timing {until!r} ({', '.join(rules.DAMAGE_STEP)})")
     done = rules.DAMAGE_STEP.index(attack.timing) + 1 if attack.timing else 0
     last = rules.DAMAGE_STEP.index(until) if until else len(rules.DAMAGE_STEP) - 1
     if last < done:
-        raise IllegalActionError(f"the damage step is already past its {until.replace('_', ' ')}")
+        raise IllegalActionError(
+            f"the damage step is already past its {until.replace('_', ' ')} (§6.3.4.3/7)", code="phase_order"
+        )
     for timing in rules.DAMAGE_STEP[done : last + 1]:
         attack.timing = timing
-        duel.timeline.next_moment()
+        duel.open_window()
         TIMINGS[timing](duel, attack)
         if duel.winner or duel.battle is None:
             return
 
 
-def _start(duel: Duel, attack: Attack) -> None:
+def _start(duel: State, attack: Attack) -> None:
     duel.step = "damage"
     duel.say("damage step: start (§6.3.4.3.1)")
 
 
-def _before_calculation(duel: Duel, attack: Attack) -> None:
+def _before_calculation(duel: State, attack: Attack) -> None:
     duel.say("   before damage calculation (§6.3.4.3.2)")
     defender = duel.cards.get(attack.target) if attack.target else None
     if defender and _still_there(duel, attack) and not defender.face_up:
@@ -150,33 +168,33 @@ def _before_calculation(duel: Duel, attack: Attack) -> None:
         duel.timeline.record("flipped_face_up", defender.key)
 
 
-def _calculation(duel: Duel, attack: Attack) -> None:
+def _calculation(duel: State, attack: Attack) -> None:
     """The timing of damage calculation: effects that say 伤害计算时 are activated
     and resolved first (§6.3.4.3.3/2); the calculation itself follows as the
     damage step moves on (`_calculate`)."""
     duel.say("   damage calculation (§6.3.4.3.3): 伤害计算时 effects first, then the calculation")
 
 
-def _calculate(duel: Duel, attack: Attack) -> None:
+def _calculate(duel: State, attack: Attack) -> None:
     attacker = duel.card(attack.attacker)
     if attacker.zone != "monster" or (attack.target is not None and not _still_there(duel, attack)):
         gone = attack.attacker if attacker.zone != "monster" else attack.target
         duel.say(f"   「{gone}」 has left the field: no damage calculation, the battle ends (§6.3.4.3.3/4)")
         return
     attack.calculated = True
-    a = duel.atk(attacker.key)
+    a = stats.atk(duel, attacker.key)
     if attack.target is None:
         duel.say(f"   direct attack: {a} battle damage")
         duel.damage([duel.opponent(attacker.controller)], a, "battle damage")
         return
     defender = duel.card(attack.target)
     if defender.position == "attack":
-        _attack_position(duel, attack, a, duel.atk(defender.key))
+        _attack_position(duel, attack, a, stats.atk(duel, defender.key))
     else:
-        _defense_position(duel, attack, a, duel.defense(defender.key))
+        _defense_position(duel, attack, a, stats.defense(duel, defender.key))
 
 
-def _attack_position(duel: Duel, attack: Attack, a: int, d: int) -> None:
+def _attack_position(duel: State, attack: Attack, a: int, d: int) -> None:
     attacker, defender = duel.card(attack.attacker), duel.card(attack.target or "")
     duel.say(f"   ATK {a} against ATK {d}")
     if a == d == 0:
@@ -192,7 +210,7 @@ def _attack_position(duel: Duel, attack: Attack, a: int, d: int) -> None:
         duel.say("   equal ATK: both are destroyed, no damage")
 
 
-def _defense_position(duel: Duel, attack: Attack, a: int, d: int) -> None:
+def _defense_position(duel: State, attack: Attack, a: int, d: int) -> None:
     attacker = duel.card(attack.attacker)
     duel.say(f"   ATK {a} against DEF {d}")
     if a > d:
@@ -204,7 +222,7 @@ def _defense_position(duel: Duel, attack: Attack, a: int, d: int) -> None:
         duel.say("   equal: no damage, nothing destroyed")
 
 
-def _after_calculation(duel: Duel, attack: Attack) -> None:
+def _after_calculation(duel: State, attack: Attack) -> None:
     _calculate(duel, attack)
     if duel.winner or not attack.calculated:
         return
@@ -215,7 +233,7 @@ def _after_calculation(duel: Duel, attack: Attack) -> None:
         duel.say(f"   「{defender.key}」's FLIP effect is activated now (§6.3.4.3.4/2)")
 
 
-def _end(duel: Duel, attack: Attack) -> None:
+def _end(duel: State, attack: Attack) -> None:
     if attack.destroyed:
         duel.say("   end of the damage step: monsters destroyed by battle go to the GY (§6.3.4.3.5)")
     for key in attack.destroyed:
@@ -228,7 +246,7 @@ def _end(duel: Duel, attack: Attack) -> None:
     duel.step = "battle_end"
 
 
-def _still_there(duel: Duel, attack: Attack) -> bool:
+def _still_there(duel: State, attack: Attack) -> bool:
     target = duel.cards.get(attack.target or "")
     return target is not None and target.zone == "monster" and target.place() == attack.target_place
 

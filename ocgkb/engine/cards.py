@@ -19,7 +19,58 @@ EFFECT_TYPES = ("ignition", "trigger", "quick", "continuous", "flip")
 EFFECT_FIELDS = frozenset(
     {"type", "do", "cost", "speed", "event", "optional", "wording", "targets", "order", "text", "damage_step"}
 )
+# What a card may say about itself (anything else is a malformed file, never ignored).
+CARD_FIELDS = frozenset(
+    {
+        "name",
+        "kind",
+        "type",
+        "atk",
+        "def",
+        "level",
+        "effect",
+        "effects",
+        "own_atk",
+        "own_def",
+        "made_up",
+        "password",
+    }
+)
 INLINE_FIELDS = ("by", "set", "original", "to", "target", "until", "position", "then")
+# The operations an effect may name, each with what it may carry besides its own
+# value, `target` and `then` (operations.py implements each; a test keeps the two
+# lists equal). Kept here, at the bottom, so reading a card imports no verb.
+OPERATION_FIELDS: dict[str, frozenset[str]] = {
+    "modify": frozenset({"by", "set", "original"}),
+    "destroy": frozenset(),
+    "banish": frozenset({"until"}),
+    "send_to_gy": frozenset(),
+    "return_to_hand": frozenset(),
+    "special_summon": frozenset({"position", "to"}),
+    "negate_activation": frozenset(),
+    "negate_effect": frozenset(),
+    "negate_effects": frozenset(),
+    "flip_face_down": frozenset(),
+    "flip_face_up": frozenset(),
+    "change_position": frozenset(),
+    "damage": frozenset({"to"}),
+    "lose_lp": frozenset({"to"}),
+    "draw": frozenset(),
+}
+# Operations that act on cards (the others act on players or on the chain).
+CARD_OPERATIONS = frozenset(OPERATION_FIELDS) - {
+    "negate_activation",
+    "negate_effect",
+    "damage",
+    "lose_lp",
+    "draw",
+}
+# Whole classes of cards a continuous effect can negate while its card is face-up.
+CLASSES = {
+    "spells": "spell cards on the field",
+    "traps": "trap cards on the field",
+    "monsters": "face-up monsters",
+}
 
 
 class ScenarioCardError(OcgkbError):
@@ -46,8 +97,8 @@ class Effect:
     optional: bool = True
     wording: str = "when"
     targets: int = 0
-    # "simultaneous" (、 / and: one moment) or "sequential" (那之后 / then: a moment each).
-    order: str = "sequential"
+    # "simultaneous" (、 / and: one moment, the default, §4.3.2) or "sequential" (那之后 / then: a moment each).
+    order: str = "simultaneous"
     damage_step: str | None = None  # the damage-step timing it is activated at (伤害计算时)
 
 
@@ -89,6 +140,11 @@ def parse_card(name: str, data: Any) -> CardSpec:
     """A card from its scenario description; ScenarioCardError says what is wrong."""
     if not isinstance(data, dict):
         raise ScenarioCardError(f"card {name!r}: expected a mapping of its properties")
+    unknown = set(map(str, data)) - CARD_FIELDS
+    if unknown:
+        raise ScenarioCardError(
+            f"card {name!r}: no field {', '.join(sorted(unknown))} (a card has {', '.join(sorted(CARD_FIELDS))})"
+        )
     kind = data.get("kind")
     if kind not in (MONSTER, SPELL, TRAP):
         raise ScenarioCardError(f"card {name!r}: kind must be monster, spell or trap, not {kind!r}")
@@ -132,11 +188,9 @@ def _number(name: str, value: Any) -> int | None:
 
 
 def _parse_effect(name: str, kind: str, card_type: str, data: Any) -> Effect:
-    from .operations import FIELDS, OPERATIONS
-
     if not isinstance(data, dict):
         raise ScenarioCardError(f"card {name!r}: an effect must be a mapping")
-    unknown = set(data) - EFFECT_FIELDS - set(OPERATIONS) - set(INLINE_FIELDS)
+    unknown = set(data) - EFFECT_FIELDS - set(OPERATION_FIELDS) - set(INLINE_FIELDS)
     if unknown:
         raise ScenarioCardError(
             f"card {name!r}: an effect has no field {', '.join(sorted(map(str, unknown)))}"
@@ -151,11 +205,11 @@ def _parse_effect(name: str, kind: str, card_type: str, data: Any) -> Effect:
     ops = list(ops) if isinstance(ops, list) else [ops]
     # An operation written inline (`modify: atk, by: 700`) takes the fields it knows.
     for key, value in data.items():
-        if key in OPERATIONS:
-            known = FIELDS.get(key, frozenset()) | {"target", "then"}
+        if key in OPERATION_FIELDS:
+            known = OPERATION_FIELDS[key] | {"target", "then"}
             ops.append({key: value} | {k: v for k, v in _modifiers(data).items() if k in known})
     for op in ops:
-        _check_operation(name, op, OPERATIONS, FIELDS)
+        _check_operation(name, op, OPERATION_FIELDS, OPERATION_FIELDS)
     cost = data.get("cost", [])
     damage_step = data.get("damage_step")
     if damage_step is not None and damage_step not in DAMAGE_STEP_TIMINGS:
@@ -199,8 +253,8 @@ def _check_operation(name: str, op: Any, operations: dict, fields: dict) -> None
 
 def _order(name: str, data: dict) -> str:
     """Whether an effect's operations happen at once or in turn: as `order` says,
-    else as its `text` is worded (那之后 / then: in turn; otherwise at once). An
-    effect with neither keeps the engine's first reading, one after another."""
+    else as its `text` is worded (那之后 / then: in turn). An effect with neither is
+    simultaneous: §4.3.2, one card's effect happens at once unless it says otherwise."""
     order = data.get("order")
     if order is not None:
         if order not in ("simultaneous", "sequential"):
@@ -208,7 +262,7 @@ def _order(name: str, data: dict) -> str:
         return str(order)
     text = data.get("text")
     if text is None:
-        return "sequential"
+        return "simultaneous"
     return "sequential" if ("那之后" in str(text) or " then" in str(text).lower()) else "simultaneous"
 
 

@@ -10,7 +10,13 @@ class EngineError(OcgkbError):
 
 
 class IllegalActionError(EngineError):
-    """An action the rules do not allow at this point."""
+    """An action the rules do not allow at this point. `code` is a stable name for
+    the reason (timing_passed, wrong_phase, …) that a scenario can expect whatever
+    the wording; kb/scenarios/README.md lists them."""
+
+    def __init__(self, message: str, code: str = "illegal") -> None:
+        super().__init__(message)
+        self.code = code
 
 
 class IllegalChainError(IllegalActionError):

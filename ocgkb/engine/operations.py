@@ -9,64 +9,126 @@ anything else is a malformed scenario (engine/cards.py checks).
 from __future__ import annotations
 
 from collections.abc import Callable
-from typing import TYPE_CHECKING
 
+from . import stats
+from .cards import CARD_OPERATIONS, CLASSES, MONSTER, OPERATION_FIELDS
 from .errors import IllegalChainError
+from .modifiers import ACTIVATED, Modifier, resolve_amount
+from .state import Card, ChainLink, State
 
-if TYPE_CHECKING:
-    from .duel import Card, ChainLink, Duel
-
-Operation = Callable[["Duel", "Card", dict, list[str], "ChainLink | None"], None]
+Operation = Callable[[State, Card, dict, list[str], "ChainLink | None"], None]
+__all__ = ["CARD_OPERATIONS", "CLASSES", "FIELDS", "OPERATIONS", "modify", "negate_effects_of"]
 
 
-def _modify(duel: Duel, source: Card, op: dict, chosen: list[str], link: ChainLink | None) -> None:
+def _modify(duel: State, source: Card, op: dict, chosen: list[str], link: ChainLink | None) -> None:
+    if link is None or source.spec.continuous:
+        # A continuous change is not stored: stats.py finds it while its card applies.
+        if source.spec.type == "equip" and chosen:
+            source.equipped_to = chosen[0]
+        return
     for key in chosen:
-        duel.modify(source, key, op, continuous=link is None or source.spec.continuous)
+        modify(duel, source, key, op)
 
 
-def _destroy(duel: Duel, source: Card, op: dict, chosen: list[str], link: ChainLink | None) -> None:
+def modify(duel: State, source: Card, key: str, op: dict) -> None:
+    """An activated effect changes a face-up monster's ATK/DEF/level (§4.3.3.6): the
+    change is fixed now and kept on the card until it leaves the field."""
+    target = duel.card(key)
+    if target.zone != "monster" or not target.face_up:
+        duel.say(f"   「{key}」 is not a face-up monster: its ATK/DEF cannot change")
+        return
+    for stat in ["atk", "def"] if op["modify"] == "both" else [op["modify"]]:
+        before = stats.value(duel, key, stat)
+        mod = Modifier(stat, "add", ACTIVATED, source.key, duel.next_order())
+        mod.from_own_effect = source.key == key
+        if "by" in op:
+            mod.amount = int(op["by"])
+        elif "set" in op:
+            mod.kind, mod.fixed = "set", resolve_amount(op["set"], before, stats.original(duel, key, stat))
+        elif "original" in op:
+            mod.kind = "original"
+            # §4.3.3.6.2: halving or doubling a 「?」 original counts it as 0.
+            base = 0 if stats.printed(target, stat) is None else stats.original(duel, key, stat)
+            rule = op["original"]
+            mod.fixed = resolve_amount(
+                f"{rule}_original" if rule in ("half", "double") else rule, before, base
+            )
+        target.modifiers.append(mod)
+        after = stats.value(duel, key, stat)
+        duel.say(f"   「{key}」 {stat.upper()} {before} → {after}: {mod.describe()} by 「{source.key}」")
+        duel.timeline.record(f"{stat}_changed", key)
+
+
+def negate_effects_of(duel: State, key: str) -> None:
+    """The card's effects are negated; a monster's own raise by its activated effect
+    falls back (§4.3.3.6), and its continuous effects stop applying (stats.py)."""
+    card = duel.card(key)
+    before = stats.atk(duel, key) if card.spec.kind == MONSTER and card.zone == "monster" else None
+    card.effects_negated = True
+    if before is None:
+        duel.say(f"「{key}」's effects are negated")
+        return
+    card.modifiers = [m for m in card.modifiers if not (m.source == key and m.from_own_effect)]
+    duel.say(f"「{key}」's effects are negated (ATK {before} → {stats.atk(duel, key)})")
+
+
+def _destroy(duel: State, source: Card, op: dict, chosen: list[str], link: ChainLink | None) -> None:
     for key in chosen:
-        if duel.card(key).on_field:
+        destroyed = duel.card(key).on_field
+        if destroyed:
             duel.destroy(key, f"is destroyed by 「{source.key}」")
+        duel.destroyed_now[key] = destroyed
 
 
-def _banish(duel: Duel, source: Card, op: dict, chosen: list[str], link: ChainLink | None) -> None:
+def _not_destroyed(duel: State, key: str, what: str) -> bool:
+    """§4.3.3.4.1/5: "destroy and banish" / "destroy and send": what could not be destroyed is not."""
+    if duel.destroyed_now.get(key) is False:
+        duel.say(f"   「{key}」 could not be destroyed, so it is not {what} either (§4.3.3.4.1/5)")
+        return True
+    return False
+
+
+def _banish(duel: State, source: Card, op: dict, chosen: list[str], link: ChainLink | None) -> None:
     for key in chosen:
-        duel.banish(key, f"is banished by 「{source.key}」", until=op.get("until"))
+        if not _not_destroyed(duel, key, "banished"):
+            duel.banish(key, f"is banished by 「{source.key}」", until=op.get("until"))
 
 
-def _send_to_gy(duel: Duel, source: Card, op: dict, chosen: list[str], link: ChainLink | None) -> None:
+def _send_to_gy(duel: State, source: Card, op: dict, chosen: list[str], link: ChainLink | None) -> None:
     for key in chosen:
-        duel.send_to_gy(key, f"is sent to the GY by 「{source.key}」")
+        if not _not_destroyed(duel, key, "sent to the GY"):
+            duel.send_to_gy(key, f"is sent to the GY by 「{source.key}」")
 
 
-def _return_to_hand(duel: Duel, source: Card, op: dict, chosen: list[str], link: ChainLink | None) -> None:
+def _return_to_hand(duel: State, source: Card, op: dict, chosen: list[str], link: ChainLink | None) -> None:
     for key in chosen:
         duel.return_to_hand(key, f"is returned to the hand by 「{source.key}」")
 
 
-def _special_summon(duel: Duel, source: Card, op: dict, chosen: list[str], link: ChainLink | None) -> None:
+def _special_summon(duel: State, source: Card, op: dict, chosen: list[str], link: ChainLink | None) -> None:
     for key in chosen:
         # To its owner's field, or with `to: self` to the summoning player's.
         controller = source.controller if op.get("to") == "self" else duel.card(key).owner
         duel.special_summon(key, op.get("position", "attack"), controller=controller)
 
 
-def _negate_activation(duel: Duel, source: Card, op: dict, chosen: list[str], link: ChainLink | None) -> None:
+def _negate_activation(
+    duel: State, source: Card, op: dict, chosen: list[str], link: ChainLink | None
+) -> None:
     below = _link_below(duel, link)
     below.activation_negated = True
     duel.timeline.record("negated", below.card)
     duel.say(f"   the activation of 「{below.card}」 (link {below.number}) is negated")
 
 
-def _negate_effect(duel: Duel, source: Card, op: dict, chosen: list[str], link: ChainLink | None) -> None:
+def _negate_effect(duel: State, source: Card, op: dict, chosen: list[str], link: ChainLink | None) -> None:
     below = _link_below(duel, link)
     below.effect_negated = True
     duel.timeline.record("negated", below.card)
     duel.say(f"   the effect of 「{below.card}」 (link {below.number}) is negated")
 
 
-def _negate_effects(duel: Duel, source: Card, op: dict, chosen: list[str], link: ChainLink | None) -> None:
+def _negate_effects(duel: State, source: Card, op: dict, chosen: list[str], link: ChainLink | None) -> None:
     if op.get("target") in CLASSES:
         # A lock (王宫的敕命: spell effects on the field are negated) applies for as
         # long as its card is face-up: Duel.lock_on decides at each resolution.
@@ -75,32 +137,32 @@ def _negate_effects(duel: Duel, source: Card, op: dict, chosen: list[str], link:
         )
         return
     for key in chosen:
-        duel.negate_effects_of(key)
+        negate_effects_of(duel, key)
 
 
 def _each(verb: str) -> Operation:
     """An operation that applies one duel verb to each card it acts on."""
 
-    def apply(duel: Duel, source: Card, op: dict, chosen: list[str], link: ChainLink | None) -> None:
+    def apply(duel: State, source: Card, op: dict, chosen: list[str], link: ChainLink | None) -> None:
         for key in chosen:
             getattr(duel, verb)(key)
 
     return apply
 
 
-def _damage(duel: Duel, source: Card, op: dict, chosen: list[str], link: ChainLink | None) -> None:
+def _damage(duel: State, source: Card, op: dict, chosen: list[str], link: ChainLink | None) -> None:
     duel.damage(duel.players_named(op.get("to", "opponent"), source.controller), int(op["damage"]))
 
 
-def _lose_lp(duel: Duel, source: Card, op: dict, chosen: list[str], link: ChainLink | None) -> None:
+def _lose_lp(duel: State, source: Card, op: dict, chosen: list[str], link: ChainLink | None) -> None:
     duel.lose_lp(duel.players_named(op.get("to", "opponent"), source.controller), int(op["lose_lp"]))
 
 
-def _draw(duel: Duel, source: Card, op: dict, chosen: list[str], link: ChainLink | None) -> None:
+def _draw(duel: State, source: Card, op: dict, chosen: list[str], link: ChainLink | None) -> None:
     duel.draw_cards(source.controller, int(op["draw"]))
 
 
-def _link_below(duel: Duel, link: ChainLink | None) -> ChainLink:
+def _link_below(duel: State, link: ChainLink | None) -> ChainLink:
     # Resolution is last-in first-out, so the link below is still on the chain.
     below = [other for other in duel.chain if link and other.number == link.number - 1]
     if not below:
@@ -125,19 +187,4 @@ OPERATIONS: dict[str, Operation] = {
     "lose_lp": _lose_lp,
     "draw": _draw,
 }
-# Operations that act on cards (the others act on players or on the chain).
-CARD_OPERATIONS = frozenset(OPERATIONS) - {"negate_activation", "negate_effect", "damage", "lose_lp", "draw"}
-# What an operation may carry besides its own value, `target` and `then`.
-FIELDS: dict[str, frozenset[str]] = {
-    "modify": frozenset({"by", "set", "original"}),
-    "special_summon": frozenset({"position", "to"}),
-    "banish": frozenset({"until"}),
-    "damage": frozenset({"to"}),
-    "lose_lp": frozenset({"to"}),
-}
-# Whole classes of cards a continuous effect can negate while its card is face-up.
-CLASSES = {
-    "spells": "spell cards on the field",
-    "traps": "trap cards on the field",
-    "monsters": "face-up monsters",
-}
+FIELDS = OPERATION_FIELDS

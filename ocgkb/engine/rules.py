@@ -7,14 +7,9 @@ situations written before phases existed replay as they did. Each check raises I
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
-from typing import TYPE_CHECKING
-
 from .cards import MONSTER, SPELL, TRAP, Effect
 from .errors import IllegalActionError
-
-if TYPE_CHECKING:
-    from .duel import Card, Duel
+from .state import Card, State, Turn
 
 PHASES = ("draw", "standby", "main1", "battle", "main2", "end")
 MAIN_PHASES = ("main1", "main2")
@@ -22,77 +17,96 @@ MAIN_PHASES = ("main1", "main2")
 DAMAGE_STEP = ("start", "before_calculation", "calculation", "after_calculation", "end")
 
 
-@dataclass
-class Turn:
-    number: int = 1
-    player: str = "A"
-    phase: str | None = None  # None: the situation does not say, so phases are not checked
-    normal_summoned: set[str] = field(default_factory=set)  # players who used their normal summon
-
-
-def illegal(what: str, rule: str) -> IllegalActionError:
-    return IllegalActionError(f"illegal: {what} ({rule})")
+def illegal(what: str, rule: str, code: str = "illegal") -> IllegalActionError:
+    """A refusal that names the passage refusing it, with a stable reason code."""
+    return IllegalActionError(f"illegal: {what} ({rule})", code)
 
 
 def check_phase_change(turn: Turn, phase: str) -> None:
     if phase not in PHASES:
-        raise illegal(f"there is no phase {phase!r} (phases: {', '.join(PHASES)})", "§6.3")
+        raise illegal(f"there is no phase {phase!r} (phases: {', '.join(PHASES)})", "§6.3", "no_such_phase")
     if turn.phase is not None and PHASES.index(phase) <= PHASES.index(turn.phase):
-        raise illegal(f"the turn cannot go back from the {turn.phase} phase to the {phase} phase", "§6.3")
+        raise illegal(
+            f"the turn cannot go back from the {turn.phase} phase to the {phase} phase", "§6.3", "phase_order"
+        )
+    if phase == "battle" and turn.duel_turn == 1:
+        raise illegal(
+            "the player who goes first cannot conduct a battle phase in the first turn",
+            "§6.3.4/2",
+            "first_turn",
+        )
     if phase == "main2" and turn.phase in ("draw", "standby", "main1"):
         # After main phase 1 the turn player chooses the battle phase or the end phase.
-        raise illegal("main phase 2 comes only after a battle phase", "§6.3.3/3")
+        raise illegal("main phase 2 comes only after a battle phase", "§6.3.3/3", "phase_order")
 
 
-def check_normal_summon(duel: Duel, card: Card) -> None:
+def check_normal_summon(duel: State, card: Card) -> None:
     """§3.2.2.1: in your own main phase, from the hand, once per turn."""
     player = card.controller
     if card.zone != "hand":
         raise illegal(
-            f"「{card.key}」 is not in the hand: a normal summon or set is made from the hand", "§3.2.2.1/1"
+            f"「{card.key}」 is not in the hand: a normal summon or set is made from the hand",
+            "§3.2.2.1/1",
+            "not_in_hand",
         )
     if player != duel.turn.player:
-        raise illegal(f"{player} cannot normal summon on the opponent's turn", "§3.2.2.1/1")
+        raise illegal(f"{player} cannot normal summon on the opponent's turn", "§3.2.2.1/1", "not_your_turn")
     if duel.turn.phase is not None and duel.turn.phase not in MAIN_PHASES:
         raise illegal(
-            f"a normal summon is made in a main phase, not the {duel.turn.phase} phase", "§3.2.2.1/1"
+            f"a normal summon is made in a main phase, not the {duel.turn.phase} phase",
+            "§3.2.2.1/1",
+            "wrong_phase",
         )
     if player in duel.turn.normal_summoned:
-        raise illegal(f"{player} has already normal summoned or set this turn", "§3.2.2.1/2")
+        raise illegal(f"{player} has already normal summoned or set this turn", "§3.2.2.1/2", "once_per_turn")
 
 
-def check_flip_summon(duel: Duel, card: Card) -> None:
+def check_flip_summon(duel: State, card: Card) -> None:
     """A face-down monster the turn player did not set or summon this turn."""
     if card.zone != "monster" or card.face_up:
-        raise illegal(f"「{card.key}」 is not a face-down monster", "§6.3.3/2")
+        raise illegal(f"「{card.key}」 is not a face-down monster", "§6.3.3/2", "not_face_down")
     if card.controller != duel.turn.player:
-        raise illegal(f"{card.controller} cannot flip summon on the opponent's turn", "§6.3.3/2")
+        raise illegal(
+            f"{card.controller} cannot flip summon on the opponent's turn", "§6.3.3/2", "not_your_turn"
+        )
     if duel.turn.phase is not None and duel.turn.phase not in MAIN_PHASES:
-        raise illegal(f"a flip summon is made in a main phase, not the {duel.turn.phase} phase", "§6.3.3/2")
+        raise illegal(
+            f"a flip summon is made in a main phase, not the {duel.turn.phase} phase",
+            "§6.3.3/2",
+            "wrong_phase",
+        )
     if card.placed_turn == duel.turn.number:
         raise illegal(
             f"「{card.key}」 was set or summoned this turn and cannot be flip summoned",
             "rulings/玩家意志变更表示形式/8",
+            "placed_this_turn",
         )
     if card.attacked or card.position_changed_turn == duel.turn.number:
         # Attacked or changed position this turn, then turned face-down by an effect (§4.3.3.10/3).
         raise illegal(
             f"「{card.key}」 attacked or changed position this turn and cannot be flip summoned",
             "§4.3.3.10/3",
+            "attacked_or_changed_position",
         )
 
 
-def check_attack(duel: Duel, card: Card) -> None:
+def check_attack(duel: State, card: Card) -> None:
     """§6.3.4.2: attacks are declared in the battle phase's battle step, on your own turn."""
     if card.controller != duel.turn.player:
-        raise illegal(f"{card.controller} cannot attack on the opponent's turn", "§6.3.4.2/1")
+        raise illegal(
+            f"{card.controller} cannot attack on the opponent's turn", "§6.3.4.2/1", "not_your_turn"
+        )
+    if duel.turn.duel_turn == 1:
+        raise illegal("the player who goes first cannot attack in the first turn", "§6.3.4/2", "first_turn")
     if duel.turn.phase is not None and duel.turn.phase != "battle":
         raise illegal(
-            f"attacks are declared in the battle phase, not the {duel.turn.phase} phase", "§6.3.4.2/1"
+            f"attacks are declared in the battle phase, not the {duel.turn.phase} phase",
+            "§6.3.4.2/1",
+            "wrong_phase",
         )
 
 
-def check_activation(duel: Duel, card: Card, effect: Effect, player: str) -> None:
+def check_activation(duel: State, card: Card, effect: Effect, player: str) -> None:
     """A card's own activation conditions: whose turn, which phase, set this turn."""
     # Whose turn it is matters once a situation says where in the turn it starts;
     # the situations written before that keep replaying as they did.
@@ -100,11 +114,15 @@ def check_activation(duel: Duel, card: Card, effect: Effect, player: str) -> Non
     speed = card.spec.speed(effect)
     if card.spec.kind == SPELL and card.zone == "hand" and card.spec.type == "quick-play" and not own_turn:
         raise illegal(
-            "a quick-play spell is activated from the hand only on its player's own turn", "tournament/115"
+            "a quick-play spell is activated from the hand only on its player's own turn",
+            "tournament/115",
+            "not_your_turn",
         )
     if card.spec.kind == SPELL and speed == 1 and not own_turn:
         raise illegal(
-            f"「{card.key}」 is spell speed 1: only the turn player activates it, in a main phase", "§6.3.3/2"
+            f"「{card.key}」 is spell speed 1: only the turn player activates it, in a main phase",
+            "§6.3.3/2",
+            "not_your_turn",
         )
     if (
         card.spec.kind == SPELL
@@ -112,27 +130,50 @@ def check_activation(duel: Duel, card: Card, effect: Effect, player: str) -> Non
         and duel.turn.phase is not None
         and duel.turn.phase not in MAIN_PHASES
     ):
-        raise illegal(f"「{card.key}」 is spell speed 1 and is activated in a main phase", "§6.3.3/2")
+        raise illegal(
+            f"「{card.key}」 is spell speed 1 and is activated in a main phase", "§6.3.3/2", "wrong_phase"
+        )
     set_this_turn = card.zone == "spelltrap" and not card.face_up and card.placed_turn == duel.turn.number
     if set_this_turn and (card.spec.kind == TRAP or card.spec.type == "quick-play"):
         raise illegal(
             f"「{card.key}」 was set this turn and cannot be activated until the next turn",
             "rulings/也当作陷阱卡使用的陷阱怪兽/13",
+            "set_this_turn",
         )
     if duel.battle and duel.battle.timing:
         check_damage_step(duel, card, effect, duel.battle.timing)
 
 
-def check_damage_step(duel: Duel, card: Card, effect: Effect, timing: str) -> None:
+def _check_timed(duel: State, card: Card, effect: Effect, timing: str) -> None:
+    """An effect that names a damage-step timing (伤害计算时): at that timing, before its
+    chain has resolved, and once per card per timing (注射天使 莉莉: 1次)."""
+    name = timing.replace("_", " ")
+    if effect.damage_step != timing:
+        raise illegal(
+            f"「{card.key}」 is activated at the damage step's {effect.damage_step.replace('_', ' ')}, not its {name}",
+            "§6.3.4.3/6",
+            "wrong_timing",
+        )
+    attack = duel.battle
+    if attack and timing in attack.closed:
+        raise illegal(
+            f"the chain at the damage step's {name} has resolved: 「{card.key}」 can no longer be activated",
+            "§6.3.4.3/6",
+            "timing_passed",
+        )
+    if attack and (card.key, timing) in attack.used_at:
+        raise illegal(
+            f"「{card.key}」's effect was already activated at this {name}", "§6.3.4.3/6", "once_per_timing"
+        )
+    if attack:
+        attack.used_at.add((card.key, timing))
+
+
+def check_damage_step(duel: State, card: Card, effect: Effect, timing: str) -> None:
     """§6.3.4.3: in the damage step only counter traps, negations, triggers, ATK/DEF
     changes (until damage calculation) and effects that name the timing."""
     if effect.damage_step:
-        if effect.damage_step != timing:
-            raise illegal(
-                f"「{card.key}」 is activated at the damage step's {effect.damage_step.replace('_', ' ')}, "
-                f"not its {timing.replace('_', ' ')}",
-                "§6.3.4.3/6",
-            )
+        _check_timed(duel, card, effect, timing)
         return
     names = {name for op in effect.ops for name in op}
     if card.spec.speed(effect) == 3 or names & {"negate_activation", "negate_effect"}:
@@ -141,7 +182,11 @@ def check_damage_step(duel: Duel, card: Card, effect: Effect, timing: str) -> No
         # Turned face-up before damage calculation, a FLIP effect waits until after it (§6.3.4.3.2/1).
         if DAMAGE_STEP.index(timing) >= DAMAGE_STEP.index("after_calculation"):
             return
-        raise illegal(f"「{card.key}」's FLIP effect is activated after damage calculation", "§6.3.4.3.2/1")
+        raise illegal(
+            f"「{card.key}」's FLIP effect is activated after damage calculation",
+            "§6.3.4.3.2/1",
+            "flip_waits",
+        )
     if effect.type == "trigger":
         return
     if "modify" in names:
@@ -150,6 +195,9 @@ def check_damage_step(duel: Duel, card: Card, effect: Effect, timing: str) -> No
         raise illegal(
             f"「{card.key}」 changes ATK/DEF, which is possible only until before damage calculation",
             "§6.3.4.3/2",
+            "after_calculation",
         )
     kind = "monster effect" if card.spec.kind == MONSTER else f"{card.spec.type} {card.spec.kind}"
-    raise illegal(f"「{card.key}」 ({kind}) cannot be activated in the damage step", "§6.3.4.3/1")
+    raise illegal(
+        f"「{card.key}」 ({kind}) cannot be activated in the damage step", "§6.3.4.3/1", "damage_step"
+    )

@@ -48,8 +48,10 @@ MAX_BYTES = 256 * 1024  # the longest scenario is 3 KB
 MAX_DEPTH = 24
 MAX_NODES = 20_000  # after aliases are expanded
 TOP_FIELDS = frozenset({"title", "replays", "quote", "cards", "start", "actions", "expect"})
-EXPECT_FIELDS = frozenset({"cards", "lp", "winner", "replay", "missed", "resolved", "turn", "phase"})
-CARD_STATE = frozenset({"zone", "atk", "def", "controller", "face_up", "position"})
+EXPECT_FIELDS = frozenset(
+    {"cards", "lp", "winner", "replay", "missed", "resolved", "turn", "phase", "hand", "deck", "pending"}
+)
+CARD_STATE = frozenset({"zone", "atk", "def", "level", "controller", "face_up", "position"})
 
 
 class ScenarioError(OcgkbError):
@@ -234,9 +236,11 @@ def _expect_type(path: Path, name: str, value: Any, kind: type, what: str) -> No
 
 def _check_start(scenario: Scenario) -> None:
     where, start = f"{scenario.path}: start", scenario.start
-    unknown = set(map(str, start)) - {"turn", "phase", *PLAYERS}
+    unknown = set(map(str, start)) - {"turn", "phase", "duel_turn", *PLAYERS}
     if unknown:
         raise ScenarioError(f"{where}: unknown field {', '.join(sorted(unknown))} (players are A and B)")
+    if "duel_turn" in start and not (_count(start["duel_turn"]) and start["duel_turn"] >= 1):
+        raise ScenarioError(f"{where}.duel_turn: {start['duel_turn']!r} is not a turn number (1 or more)")
     if str(start.get("turn", "A")) not in PLAYERS:
         raise ScenarioError(f"{where}.turn: {start['turn']!r} is not a player (A or B)")
     if start.get("phase") is not None and start["phase"] not in PHASES:
@@ -259,31 +263,73 @@ def _check_start(scenario: Scenario) -> None:
             entries = side.get(zone) or []
             if zone != "deck" and not isinstance(entries, list):
                 raise ScenarioError(f"{where}.{player}.{zone} must be a list of cards")
+            for entry in entries if isinstance(entries, list) else []:
+                _check_entry(f"{where}.{player}.{zone}", entry)
+
+
+ENTRY_FIELDS = frozenset(
+    {"card", "face", "position", "owner", "summoned_this_turn", "set_this_turn", "attacked_this_turn"}
+)
+
+
+def _check_entry(where: str, entry: Any) -> None:
+    """A card placed at the start: its name, or a mapping of how it stands."""
+    if isinstance(entry, str):
+        return
+    if not isinstance(entry, dict) or "card" not in entry:
+        raise ScenarioError(f"{where}: {entry!r:.60} is neither a card nor a mapping with card")
+    unknown = set(map(str, entry)) - ENTRY_FIELDS
+    if unknown:
+        raise ScenarioError(
+            f"{where}.{entry['card']}: unknown field {', '.join(sorted(unknown))} (fields: {', '.join(sorted(ENTRY_FIELDS))})"
+        )
+    if entry.get("owner", "A") not in PLAYERS:
+        raise ScenarioError(f"{where}.{entry['card']}.owner: {entry['owner']!r} is not a player (A or B)")
+    for flag in ("summoned_this_turn", "set_this_turn", "attacked_this_turn"):
+        if not isinstance(entry.get(flag, False), bool):
+            raise ScenarioError(f"{where}.{entry['card']}.{flag} must be true or false")
 
 
 def _check_expect(scenario: Scenario) -> None:
-    where, expect = f"{scenario.path}: expect", scenario.expect
+    check_expectation(scenario.path, "expect", scenario.expect)
+    for number, action in enumerate(scenario.actions, 1):
+        if isinstance(action, dict) and "expect" in action:
+            if set(action) != {"expect"}:
+                raise ScenarioError(f"{scenario.path}: step {number}: a checkpoint holds only expect")
+            _expect_type(scenario.path, f"step {number}: expect", action["expect"], dict, "a mapping")
+            check_expectation(scenario.path, f"step {number}: expect", action["expect"])
+
+
+def check_expectation(path: Path, name: str, expect: dict) -> None:
+    """The shape of an `expect` (the final one, or a checkpoint among the actions)."""
+    where = f"{path}: {name}"
     unknown = set(map(str, expect)) - EXPECT_FIELDS
     if unknown:
         raise ScenarioError(
             f"{where}: unknown field {', '.join(sorted(unknown))} (fields: {', '.join(sorted(EXPECT_FIELDS))})"
         )
-    for name, kind, what in (
+    for field_name, kind, what in (
         ("cards", dict, "a mapping of card → state"),
         ("lp", dict, "a mapping of player → LP"),
+        ("hand", dict, "a mapping of player → cards in the hand"),
+        ("deck", dict, "a mapping of player → cards in the deck"),
         ("missed", list, "a list of cards"),
         ("resolved", list, "a list of cards"),
+        ("pending", list, "a list of cards"),
     ):
-        if name in expect:
-            _expect_type(scenario.path, f"expect.{name}", expect[name], kind, what)
+        if field_name in expect:
+            _expect_type(path, f"{name}.{field_name}", expect[field_name], kind, what)
     for card, wanted in (expect.get("cards") or {}).items():
-        _expect_type(scenario.path, f"expect.cards.{card}", wanted, dict, "a mapping of zone, atk, def, …")
+        _expect_type(path, f"{name}.cards.{card}", wanted, dict, "a mapping of zone, atk, def, …")
         extra = set(map(str, wanted)) - CARD_STATE
         if extra:
             raise ScenarioError(f"{where}.cards.{card}: unknown field {', '.join(sorted(extra))}")
-    for player in expect.get("lp") or {}:
-        if str(player) not in PLAYERS:
-            raise ScenarioError(f"{where}.lp: {player!r} is not a player (A or B)")
+    for counted in ("lp", "hand", "deck"):
+        for player, number in (expect.get(counted) or {}).items():
+            if str(player) not in PLAYERS:
+                raise ScenarioError(f"{where}.{counted}: {player!r} is not a player (A or B)")
+            if not _count(number):
+                raise ScenarioError(f"{where}.{counted}.{player}: {number!r} is not a count (0 or more)")
     if expect.get("winner") not in (None, "A", "B", "draw"):
         raise ScenarioError(f"{where}.winner: {expect['winner']!r} is not A, B or draw")
 
@@ -308,6 +354,7 @@ def replay(scenario: Scenario) -> Replay:
     start = scenario.start
     duel = Duel(specs, turn_player=str(start.get("turn", "A")))
     duel.turn.phase = start.get("phase")
+    duel.turn.duel_turn = start.get("duel_turn")
     try:
         _set_up(duel, start, where)
     except (KeyError, TypeError, ValueError, AttributeError) as exc:
@@ -324,11 +371,13 @@ def replay(scenario: Scenario) -> Replay:
 
 
 def _play_step(duel: Duel, action: Any, step: str, number: int) -> list[str]:
-    """One action: performed, or refused as the file says it must be."""
-    if isinstance(action, str) and action in BARE:
-        action = {action: None}  # the verbs that take nothing can be written bare
+    """One action: performed, or refused as the file says it must be; a checkpoint
+    (`- expect: {…}`) compares the state at that point."""
+    if isinstance(action, dict) and set(action) == {"expect"}:
+        return [f"step {number}: {m}" for m in _compare(action["expect"], duel.state())]
+    action = _bare(action)
     verb = _check_action(action, step)
-    refused = action.get("expect_error")
+    refused = _refusal(action.get("expect_error"), step)
     try:
         ACTIONS[verb](duel, action, step)
     except IllegalActionError as exc:
@@ -336,9 +385,10 @@ def _play_step(duel: Duel, action: Any, step: str, number: int) -> list[str]:
             # An action the rules refuse (a chain too slow, an attack that cannot
             # be made) that the file does not mark `expect_error` is a mistake in the file.
             raise ScenarioError(f"{step}: impossible: {exc}") from None
-        duel.say(f"refused, as the text says: {exc}")
-        if str(refused) and str(refused) not in str(exc):
-            return [f"step {number}: refused for another reason: {exc}"]
+        duel.say(f"refused, as the text says: {exc} [{exc.code}]")
+        code, words = refused
+        if (code and code != exc.code) or (words and words not in str(exc)):
+            return [f"step {number}: refused for another reason: {exc} [{exc.code}]"]
         return []
     except EngineError as exc:
         raise ScenarioError(f"{step}: {exc}") from None
@@ -348,6 +398,37 @@ def _play_step(duel: Duel, action: Any, step: str, number: int) -> list[str]:
     if refused is not None:
         return [f"step {number}: the text says this is not allowed, but it was"]
     return []
+
+
+def _bare(action: Any) -> Any:
+    """The verbs that take nothing can be written bare (`- resolve`), with `true`
+    (`- {end_turn: true, expect_error: …}`) or with only `expect_error` under them
+    (`- end_turn: {expect_error: …}`)."""
+    if isinstance(action, str) and action in BARE:
+        return {action: None}
+    if not isinstance(action, dict):
+        return action
+    for verb in BARE:
+        value = action.get(verb, False)
+        if value is True:
+            return {**action, verb: None}
+        if isinstance(value, dict) and set(value) == {"expect_error"}:
+            return {**action, verb: None, "expect_error": value["expect_error"]}
+    return action
+
+
+def _refusal(value: Any, step: str) -> tuple[str, str] | None:
+    """`expect_error`: the words of the refusal, or `{code: …, words: …}` (either or both)."""
+    if value is None:
+        return None
+    if isinstance(value, dict):
+        extra = set(map(str, value)) - {"code", "words"}
+        if extra or not value:
+            raise ScenarioError(
+                f"{step}: expect_error takes code and words, not {', '.join(sorted(extra)) or 'nothing'}"
+            )
+        return str(value.get("code") or ""), str(value.get("words") or "")
+    return "", str(value)
 
 
 def _check_action(action: Any, step: str) -> str:
@@ -385,14 +466,19 @@ def _set_up(duel: Duel, start: dict[str, Any], where: str) -> None:
                 key, options = (entry, {}) if isinstance(entry, str) else (entry.get("card"), entry)
                 if key not in duel.specs:
                     raise ScenarioError(f"{where}: start: {player}'s {zone} names unknown card {key!r}")
-                duel.put(
+                card = duel.put(
                     str(key),
                     str(key),
                     player,
                     "monster" if zone == "monsters" else zone,
                     face_up=options.get("face", "up") == "up",
                     position=options.get("position", "attack"),
+                    owner=options.get("owner"),
                 )
+                # What already happened this turn, before the situation starts.
+                if options.get("summoned_this_turn") or options.get("set_this_turn"):
+                    card.placed_turn = duel.turn.number
+                card.attacked = bool(options.get("attacked_this_turn", False))
 
 
 def _card(duel: Duel, action: dict, name: str, step: str) -> str:
@@ -425,7 +511,7 @@ def _set(duel: Duel, action: dict, step: str) -> None:
 
 
 def _special_summon(duel: Duel, action: dict, step: str) -> None:
-    duel.timeline.next_moment()
+    duel.open_window()
     duel.special_summon(
         _card(duel, action, "special_summon", step), action.get("position", "attack"), action.get("player")
     )
@@ -458,7 +544,7 @@ def _moved(verb: str) -> Callable[[Duel, dict, str], None]:
 
     def perform(duel: Duel, action: dict, step: str) -> None:
         key = _card(duel, action, verb, step)
-        duel.timeline.next_moment()
+        duel.open_window()
         if verb == "destroy":
             duel.destroy(key, action.get("reason", "is destroyed"))
         else:
@@ -475,14 +561,14 @@ def _damage(duel: Duel, action: dict, step: str) -> None:
     players = [str(p) for p in spec.get("players", [spec.get("player", "B")])]
     if any(p not in PLAYERS for p in players) or not _count(spec.get("amount")):
         raise ScenarioError(f"{step}: damage needs players A/B and an amount of 0 or more: {spec!r:.60}")
-    duel.timeline.next_moment()
+    duel.open_window()
     duel.damage(players, spec["amount"])
 
 
 def _draw(duel: Duel, action: dict, step: str) -> None:
     if not _count(action["draw"]):
         raise ScenarioError(f"{step}: draw takes a number of cards, 0 or more, not {action['draw']!r}")
-    duel.timeline.next_moment()
+    duel.open_window()
     duel.draw_cards(str(action.get("player", duel.turn_player)), action["draw"])
 
 
@@ -548,6 +634,15 @@ def _compare(expect: dict[str, Any], state: dict[str, Any]) -> list[str]:
     if "resolved" in expect and [str(c) for c in expect["resolved"]] != state["resolved"]:
         out.append(
             f"resolution order: the text says {expect['resolved']}, the replay gives {state['resolved']}"
+        )
+    for counted in ("hand", "deck"):
+        for player, number in (expect.get(counted) or {}).items():
+            if state[counted].get(str(player)) != number:
+                have = state[counted].get(str(player))
+                out.append(f"{player}'s {counted}: the text says {number} cards, the replay gives {have}")
+    if "pending" in expect and sorted(map(str, expect["pending"])) != sorted(state["pending"]):
+        out.append(
+            f"pending triggers: the text says {expect['pending']}, the replay gives {state['pending']}"
         )
     for name in ("turn", "phase"):
         if name in expect and expect[name] != state[name]:

@@ -1,0 +1,405 @@
+"""The state of a duel, at the bottom of the engine: the cards and where they are,
+the players, the turn, the chain, the attack under way and the record of events.
+
+Its verbs only change places and life points (move, destroy, banish, damage, …)
+and log it; they decide nothing a rule decides. Values (ATK, DEF, level, whether
+an effect is negated) are never stored here: engine/stats.py computes them from
+this state when they are read. rules, operations and battle read and change the
+state; engine/duel.py conducts the duel from above them.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+from .cards import MONSTER, SPELL, TRAP, CardSpec, Effect
+from .errors import EngineError, IllegalActionError
+from .events import Timeline
+from .modifiers import CONTINUOUS, Modifier
+
+FIELD_ZONES = ("monster", "spelltrap", "field")
+ZONES = ("hand", "deck", "extra", "monster", "spelltrap", "field", "gy", "banished")
+MONSTER_ZONES = 5
+SPELL_TRAP_ZONES = 5
+
+
+@dataclass
+class Card:
+    """A card in the duel: a spec, where it is, and what applies to it."""
+
+    key: str
+    spec: CardSpec
+    owner: str
+    controller: str
+    zone: str = "hand"
+    face_up: bool = True
+    position: str = "attack"
+    modifiers: list[Modifier] = field(default_factory=list)  # activated changes only (stats.py)
+    effects_negated: bool = False
+    equipped_to: str | None = None
+    returns_at_end_phase: bool = False
+    returns_to: str | None = None  # the player whose field a temporarily banished card returns to
+    attacked: bool = False
+    placed_turn: int | None = None  # the turn it was set or summoned in this situation
+    position_changed_turn: int | None = None
+    applying: bool = False  # a face-up continuous card whose effect has started to apply
+    since: int = 0  # when it last arrived face-up on the field or started applying (stats.py orders by it)
+    chosen: list[tuple[str, str]] = field(
+        default_factory=list
+    )  # a continuous card's targets and their places
+
+    @property
+    def on_field(self) -> bool:
+        return self.zone in FIELD_ZONES
+
+    def place(self) -> str:
+        """Where it is, for telling whether a target is still 'that card' (§ 这张卡/那张卡):
+        a card that leaves its zone, or moves between the monster zone and the spell &
+        trap zone, is not; one that changes control or position still is."""
+        return self.zone
+
+
+@dataclass
+class Player:
+    name: str
+    lp: int = 8000
+    deck: int = 40  # cards left in the deck; only the count matters here
+    hand_drawn: int = 0  # cards drawn into the hand that the situation does not name
+
+
+@dataclass
+class ChainLink:
+    number: int
+    card: str
+    effect: Effect
+    player: str
+    speed: int
+    targets: list[tuple[str, str]] = field(default_factory=list)
+    activation_negated: bool = False
+    effect_negated: bool = False
+
+
+@dataclass
+class Turn:
+    number: int = 1
+    player: str = "A"
+    phase: str | None = None  # None: the situation does not say, so phases are not checked
+    normal_summoned: set[str] = field(default_factory=set)  # players who used their normal summon
+    duel_turn: int | None = None  # the turn of the duel, when the situation says (the first has no battle)
+
+
+@dataclass
+class Attack:
+    attacker: str
+    target: str | None  # None: a direct attack
+    opponents: frozenset[str]  # the opponent's monsters when it was declared
+    replay: bool = False
+    timing: str | None = None  # the damage-step timing reached, None before the damage step
+    target_place: str | None = None  # where the target was when it was chosen
+    destroyed: list[str] = field(default_factory=list)  # destroyed by battle, sent to the GY at the end
+    calculated: bool = False
+    closed: set[str] = field(default_factory=set)  # timings whose chain has resolved (§6.3.4.3/6)
+    used_at: set[tuple[str, str]] = field(
+        default_factory=set
+    )  # (card, timing) a timed effect was activated at
+
+
+class State:
+    """Everything a duel holds, and the verbs that move cards and change LP."""
+
+    def __init__(self, cards: dict[str, CardSpec], turn_player: str = "A", lp: int = 8000) -> None:
+        self.specs = cards
+        self.players = {name: Player(name, lp) for name in ("A", "B")}
+        self.turn = Turn(player=turn_player)
+        self.cards: dict[str, Card] = {}
+        self.chain: list[ChainLink] = []
+        self.log: list[str] = []
+        self.timeline = Timeline()
+        self.battle: Attack | None = None
+        self.step = "main"
+        self.winner: str | None = None  # "A", "B" or "draw"
+        self.missed: list[str] = []  # trigger effects that missed their timing
+        self.pending: list[str] = []  # trigger effects that may or must start the next chain
+        self.replays = 0
+        self.resolved: list[str] = []  # cards in the order their chain links resolved
+        self._order = 0
+        self.window_start = 0  # index of the first event the open window responds to (§6.3.4.2/4)
+        self.destroyed_now: dict[str, bool] = {}  # whether the resolving effect's destroy destroyed each card
+
+    @property
+    def turn_player(self) -> str:
+        return self.turn.player
+
+    def put(
+        self,
+        key: str,
+        spec_name: str,
+        player: str,
+        zone: str,
+        face_up: bool = True,
+        position: str = "attack",
+        owner: str | None = None,
+    ) -> Card:
+        """Place a card at the start of a situation (`owner`: when another player owns it)."""
+        if spec_name not in self.specs:
+            raise EngineError(f"unknown card {spec_name!r}")
+        if zone not in ZONES:
+            raise EngineError(f"unknown zone {zone!r}")
+        card = Card(key, self.specs[spec_name], owner or player, player, zone, face_up, position)
+        self.cards[key] = card
+        # A face-up card already on the field is already applying.
+        if card.on_field and face_up:
+            self.start_applying(card)
+        if zone == "monster":
+            self._apply_own_values(card)
+        return card
+
+    def card(self, key: str) -> Card:
+        if key not in self.cards:
+            raise IllegalActionError(f"no card {key!r} in this duel")
+        return self.cards[key]
+
+    def monsters(self, player: str) -> list[Card]:
+        return [c for c in self.cards.values() if c.zone == "monster" and c.controller == player]
+
+    def opponent(self, player: str) -> str:
+        return "B" if player == "A" else "A"
+
+    def players_named(self, who: str, controller: str) -> list[str]:
+        """`opponent`, `self` or `both`, seen from `controller`."""
+        return {"opponent": [self.opponent(controller)], "self": [controller], "both": ["A", "B"]}[who]
+
+    def say(self, text: str) -> None:
+        self.log.append(text)
+
+    def next_order(self) -> int:
+        """A number later than every one given before: the order things started applying in."""
+        self._order += 1
+        return self._order
+
+    def open_window(self) -> None:
+        """Something new happens outside a chain: a later moment, and the window for
+        "when …" effects now responds to it alone (the previous one has closed)."""
+        self.timeline.next_moment()
+        if not self.chain:
+            self.window_start = len(self.timeline.events)
+            self.pending = []  # triggers not activated in the window that set them off are gone
+
+    def require_not_over(self) -> None:
+        if self.winner:
+            raise IllegalActionError("the duel is over")
+
+    def start_applying(self, card: Card) -> None:
+        """From now on its continuous effects apply (stats.py reads `applying` and `since`)."""
+        card.applying = True
+        card.since = self.next_order()
+
+    @staticmethod
+    def in_class(card: Card, kind: str) -> bool:
+        if kind == "spells":
+            return card.spec.kind == SPELL and card.on_field
+        if kind == "traps":
+            return card.spec.kind == TRAP and card.on_field
+        return card.spec.kind == MONSTER and card.zone == "monster" and card.face_up
+
+    # --- places ---------------------------------------------------------------------
+
+    def to_monster_zone(self, key: str, position: str, face_up: bool, controller: str | None = None) -> Card:
+        card = self.card(key)
+        if controller:
+            card.controller = controller
+        if len(self.monsters(card.controller)) >= MONSTER_ZONES and card.zone != "monster":
+            raise IllegalActionError(f"{card.controller}'s monster zones are full", code="zones_full")
+        card.zone, card.position, card.face_up = "monster", position, face_up
+        card.modifiers = []
+        card.placed_turn = self.turn.number
+        card.applying = False
+        if face_up:
+            self.start_applying(card)
+        self._apply_own_values(card)
+        return card
+
+    def _apply_own_values(self, card: Card) -> None:
+        # A 「?」 monster's own ability decides its original value (隆隆隆石人-黄金形态).
+        for stat, value in (("atk", card.spec.own_atk), ("def", card.spec.own_def)):
+            if value is not None:
+                card.modifiers.append(Modifier(stat, "original", CONTINUOUS, card.key, -1, fixed=value))
+
+    def special_summon(self, key: str, position: str = "attack", controller: str | None = None) -> None:
+        card = self.to_monster_zone(key, position, True, controller)
+        self.say(f"「{key}」 is special summoned to {card.controller}'s field ({position})")
+        self.timeline.record("special_summoned", key)
+
+    def move(self, key: str, zone: str, reason: str, face_up: bool | None = None) -> None:
+        """The one way a card changes place. Leaving the field: its continuous effects
+        stop applying, what was applied to it is gone (§4.3.3.6), an equip card it
+        held is sent to the GY, and `left_field` is recorded."""
+        if zone not in ZONES:
+            raise EngineError(f"unknown zone {zone!r}")
+        card = self.card(key)
+        was_on_field = card.on_field
+        card.zone = zone
+        card.face_up = face_up if face_up is not None else (zone != "banished" or card.face_up)
+        card.modifiers, card.effects_negated, card.equipped_to, card.chosen = [], False, None, []
+        card.controller = card.owner
+        self.say(f"「{key}」 {reason}")
+        if was_on_field and not card.on_field:
+            self.timeline.record("left_field", key)
+            self._leave_field(card)
+        elif card.on_field and not was_on_field and card.face_up and card.spec.kind == MONSTER:
+            self.start_applying(card)
+            self._apply_own_values(card)
+
+    def _leave_field(self, card: Card) -> None:
+        was_applying, card.applying = card.applying, False
+        if was_applying:
+            self._lift_locks_of(card)
+        self._lose_equips(card, "left the field")
+
+    def _lose_equips(self, card: Card, why: str) -> None:
+        """An equip card whose monster leaves or is turned face-down is destroyed by
+        the rules, having lost its target (masterrule/83, guide/装备怪物/1)."""
+        for other in self.cards.values():
+            if other.equipped_to == card.key and other.on_field:
+                self.destroy(other.key, f"is destroyed: the monster it equipped {why} (masterrule/83)")
+
+    def _lift_locks_of(self, card: Card) -> None:
+        """A lock that leaves: the continuous effects it negated start applying again
+        from now (a field spell activated under 王宫的敕命 applies once it is gone)."""
+        kinds = locks_of(card)
+        for other in self.cards.values():
+            if other.applying and other.on_field and any(self.in_class(other, k) for k in kinds):
+                other.since = self.next_order()
+        if kinds:
+            self.say(f"   「{card.key}」 has left the field: its continuous effect no longer applies")
+
+    def destroy(self, key: str, reason: str = "is destroyed") -> None:
+        card = self.card(key)
+        if not card.on_field:
+            raise IllegalActionError(f"「{key}」 is not on the field and cannot be destroyed")
+        self.move(key, "gy", reason)
+        self.timeline.record("destroyed", key)
+        self.timeline.record("sent_to_gy", key)
+
+    def send_to_gy(self, key: str, reason: str = "is sent to the GY") -> None:
+        if self.card(key).zone == "gy":
+            return
+        self.move(key, "gy", reason)
+        self.timeline.record("sent_to_gy", key)
+
+    def return_to_hand(self, key: str, reason: str = "is returned to the hand") -> None:
+        if self.card(key).zone == "hand":
+            return
+        self.move(key, "hand", reason)
+        self.timeline.record("returned_to_hand", key)
+
+    def banish(self, key: str, reason: str = "is banished", until: str | None = None) -> None:
+        """Banished for good, or (`until: end_phase`) until the End Phase, when it
+        returns to the field of the player who controlled it (§4.3.3.4.4.1)."""
+        card = self.card(key)
+        if card.zone == "banished":
+            return
+        controller = card.controller
+        self.move(key, "banished", reason + (" until the End Phase" if until == "end_phase" else ""))
+        card.returns_at_end_phase = until == "end_phase"
+        card.returns_to = controller if until == "end_phase" else None
+        self.timeline.record("banished", key)
+
+    def flip_face_down(self, key: str) -> None:
+        card = self.card(key)
+        card.face_up, card.position = False, "defense"
+        if card.modifiers:
+            self.say(f"「{key}」 is turned face-down: the effects applied to it no longer apply (§4.3.3.10)")
+        else:
+            self.say(f"「{key}」 is turned face-down")
+        card.modifiers = []
+        if card.applying:
+            self._lift_locks_of(card)
+        card.applying = False
+        self.timeline.record("flipped_face_down", key)
+        # §4.3.3.10/2: a face-down monster is no longer the target of a continuous card.
+        for other in self.cards.values():
+            other.chosen = [(k, place) for k, place in other.chosen if k != key]
+        self._lose_equips(card, "was turned face-down")
+
+    def flip_face_up(self, key: str) -> None:
+        """Turned face-up by an effect (a flip, not a flip summon): its FLIP effect is set off."""
+        card = self.card(key)
+        if card.face_up:
+            return
+        card.face_up = True
+        self.say(f"「{key}」 is turned face-up ({card.position} position)")
+        self.timeline.record("flipped_face_up", key)
+        self.start_applying(card)
+
+    def change_position(self, key: str) -> None:
+        card = self.card(key)
+        card.position = "defense" if card.position == "attack" else "attack"
+        card.position_changed_turn = self.turn.number
+        self.say(f"「{key}」 changes to {card.position} position")
+        self.timeline.record("position_changed", key)
+
+    def require_room(self, player: str, zone: str) -> None:
+        used = sum(1 for c in self.cards.values() if c.zone == zone and c.controller == player)
+        if zone == "spelltrap" and used >= SPELL_TRAP_ZONES:
+            raise IllegalActionError(f"{player}'s spell & trap zones are full", code="zones_full")
+
+    # --- life points and the deck ----------------------------------------------------
+
+    def damage(self, players: list[str], amount: int, kind: str = "effect damage") -> None:
+        """Damage to one or both players at once: both at 0 is a draw (§1.4.4)."""
+        self._take(players, amount, kind, "damaged")
+
+    def lose_lp(self, players: list[str], amount: int) -> None:
+        self._take(players, amount, "LP loss (not damage)", "lost_lp")
+
+    def _take(self, players: list[str], amount: int, how: str, event: str) -> None:
+        if amount < 0:
+            raise EngineError(f"{how} of {amount}: an amount is never negative")
+        for player in players:
+            p = self.players[player]
+            p.lp = max(0, p.lp - amount)  # §1.4.1: LP never goes below 0
+            self.say(f"   {player} takes {amount} {how} → LP {p.lp}")
+            self.timeline.record(event, player)
+        self.check_lp()
+
+    def check_lp(self) -> None:
+        """§1.4.1 and §1.4.4: a player at 0 loses at once, even mid-chain; both at once is a draw."""
+        if self.winner:
+            return
+        zero = [name for name, p in self.players.items() if p.lp == 0]
+        if len(zero) == 2:
+            self.winner = "draw"
+            self.say("   both players' LP reached 0 together: the duel is a draw (§1.4.4)")
+        elif zero:
+            self.winner = self.opponent(zero[0])
+            self.say(f"   {zero[0]}'s LP is 0: {zero[0]} loses at once (§1.4.1)")
+
+    def draw_cards(self, player: str, count: int = 1) -> None:
+        if count < 0:
+            raise EngineError(f"cannot draw {count} cards")
+        p = self.players[player]
+        if p.deck < count:
+            p.deck = 0
+            self.winner = self.winner or self.opponent(player)
+            self.say(f"   {player} must draw from an empty deck and loses (§1.4.2)")
+            return
+        p.deck -= count
+        p.hand_drawn += count
+        self.say(f"   {player} draws {count}")
+        self.timeline.record("drew", player)
+
+    def hand_size(self, player: str) -> int:
+        """The cards in a player's hand: those the situation names and those drawn."""
+        named = sum(1 for c in self.cards.values() if c.zone == "hand" and c.owner == player)
+        return named + self.players[player].hand_drawn
+
+
+def locks_of(card: Card) -> list[str]:
+    """The classes of cards whose effects this card's continuous effect negates (王宫的敕命: spells)."""
+    return [
+        op["target"]
+        for effect in card.spec.effects
+        for op in effect.ops
+        if "negate_effects" in op and op.get("target") in ("spells", "traps", "monsters")
+    ]
