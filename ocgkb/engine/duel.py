@@ -20,7 +20,7 @@ from . import battle, rules, stats
 from .cards import CARD_OPERATIONS, CLASSES, MONSTER, CardSpec, Effect
 from .errors import EngineError, IllegalActionError, IllegalChainError
 from .operations import OPERATIONS, negate_effects_of
-from .state import Card, ChainLink, Player, State, Turn
+from .state import MONSTER_ZONES, Card, ChainLink, Player, State, Turn
 
 __all__ = ["Card", "ChainLink", "Duel", "EngineError", "IllegalActionError", "IllegalChainError", "Player"]
 
@@ -90,13 +90,21 @@ class Duel(State):
         for card in self.cards.values():
             if card.returns_at_end_phase and card.zone == "banished":
                 card.returns_at_end_phase = False
-                zone = "monster" if card.spec.kind == MONSTER else "spelltrap"
-                self.move(card.key, zone, "returns to the field")
-                # §4.3.3.4.4.1: to the field of the player who controlled it when it was banished.
-                card.controller = card.returns_to or card.owner
+                self._return_from_banishment(card)
         if self.turn.phase is not None:
             self.turn.phase = "end"
         self.step = "end"
+
+    def _return_from_banishment(self, card: Card) -> None:
+        """§4.3.3.4.4.1: back to the field of the player who controlled it when it was
+        banished; a monster finding five monsters there is sent to the GY instead."""
+        controller = card.returns_to or card.owner
+        zone = "monster" if card.spec.kind == MONSTER else "spelltrap"
+        if zone == "monster" and len(self.monsters(controller)) >= MONSTER_ZONES:
+            self.move(card.key, "gy", "cannot return: the monster zones are full; sent to the GY (§4.3.3.4.4.1/4)")
+            return
+        self.move(card.key, zone, "returns to the field")
+        card.controller = controller
 
     # --- summoning and moving cards -------------------------------------------------
 

@@ -333,11 +333,16 @@ class State:
         self.start_applying(card)
 
     def change_position(self, key: str) -> None:
+        """A change of battle position that names none: attack ↔ defense, and a
+        face-down defense monster becomes face-up attack (002's list under
+        『表示形式变更』), which also turns it face-up."""
         card = self.card(key)
         card.position = "defense" if card.position == "attack" else "attack"
         card.position_changed_turn = self.turn.number
         self.say(f"「{key}」 changes to {card.position} position")
         self.timeline.record("position_changed", key)
+        if not card.face_up:
+            self.flip_face_up(key)
 
     def require_room(self, player: str, zone: str) -> None:
         used = sum(1 for c in self.cards.values() if c.zone == zone and c.controller == player)
