@@ -113,8 +113,29 @@ class Duel(State):
         self.require_not_over()
         card = self.card(key)
         rules.check_normal_summon(self, card)
+        rules.check_untributed(self, card)
         self.turn.normal_summoned.add(card.controller)
         self.open_window()
+        self._place_summoned(key, position, face_up)
+
+    def tribute_summon(self, key: str, tributes: list[str], position: str = "attack") -> None:
+        """A tribute summon (上级召唤, §3.2.2.1.1), or a tribute set in defense position:
+        the tributes go first, then the summon is processed; it is the turn's normal summon."""
+        self.require_not_over()
+        card = self.card(key)
+        rules.check_normal_summon(self, card)
+        rules.check_tributes(self, card, tributes)
+        self.turn.normal_summoned.add(card.controller)
+        self.open_window()
+        for other in tributes:
+            self.tribute(other, f"is tributed for the tribute summon of 「{key}」 (§3.2.2.1.1.1/1)")
+        # The summon is still to be processed after the tributes (§3.2.2.1.1/5): a later
+        # moment, so an optional "when sent to the GY" effect of a tribute misses its timing.
+        self.timeline.next_moment()
+        self._place_summoned(key, position, position != "defense")
+
+    def _place_summoned(self, key: str, position: str, face_up: bool) -> None:
+        card = self.card(key)
         with self._recomputed(f"「{key}」 has arrived: what applies is recomputed"):
             self.to_monster_zone(key, position, face_up)
             self.say(

@@ -10,6 +10,7 @@ from __future__ import annotations
 from .cards import MONSTER, SPELL, TRAP, Effect
 from .errors import IllegalActionError
 from .state import Card, State, Turn
+from .stats import level as level_of
 
 PHASES = ("draw", "standby", "main1", "battle", "main2", "end")
 MAIN_PHASES = ("main1", "main2")
@@ -59,6 +60,49 @@ def check_normal_summon(duel: State, card: Card) -> None:
         )
     if player in duel.turn.normal_summoned:
         raise illegal(f"{player} has already normal summoned or set this turn", "§3.2.2.1/2", "once_per_turn")
+
+
+def tributes_needed(level: int) -> int:
+    """§3.2.2.1.1/2: level 5-6 one tribute, 7 or higher two, 4 or lower none."""
+    return 0 if level <= 4 else (1 if level <= 6 else 2)
+
+
+def check_untributed(duel: State, card: Card) -> None:
+    """§3.2.2.1/11: a level 5 or higher monster is normal summoned only by tributing."""
+    need = tributes_needed(level_of(duel, card.key))
+    if need:
+        raise illegal(
+            f"「{card.key}」 is level {level_of(duel, card.key)}: its normal summon needs {need} tribute(s)",
+            "§3.2.2.1/11",
+            "tributes_needed",
+        )
+
+
+def check_tributes(duel: State, card: Card, tributes: list[str]) -> None:
+    """§3.2.2.1.1: the number its level asks for, from the monsters its player controls."""
+    level = level_of(duel, card.key)
+    need = tributes_needed(level)
+    if not need:
+        raise illegal(
+            f"「{card.key}」 is level {level}: a tribute summon is of a level 5 or higher monster",
+            "§3.2.2.1.1/1",
+            "no_tribute_needed",
+        )
+    if len(set(tributes)) != need:
+        raise illegal(
+            f"「{card.key}」 (level {level}) is tribute summoned with {need} tribute(s), not {len(set(tributes))}",
+            "§3.2.2.1.1/2",
+            "tribute_count",
+        )
+    for key in tributes:
+        other = duel.card(key)
+        if other.zone != "monster" or other.controller != card.controller:
+            # Face-down ones may be tributed (§3.2.2.1.1.1/2), the opponent's may not.
+            raise illegal(
+                f"「{key}」 is not a monster {card.controller} controls: only those can be tributed",
+                "§3.2.2.1.1.1/4",
+                "not_your_monster",
+            )
 
 
 def check_flip_summon(duel: State, card: Card) -> None:

@@ -518,6 +518,15 @@ def _special_summon(duel: Duel, action: dict, step: str) -> None:
     duel.check_replay()
 
 
+def _tribute_summon(duel: Duel, action: dict, step: str) -> None:
+    raw = action.get("tributes") or []
+    tributes = [str(t) for t in (raw if isinstance(raw, list) else [raw])]
+    for t in tributes:
+        if t not in duel.cards:
+            raise ScenarioError(f"{step}: the tribute {t!r} is not a card of this scenario")
+    duel.tribute_summon(_card(duel, action, "tribute_summon", step), tributes, action.get("position", "attack"))
+
+
 def _attack(duel: Duel, action: dict, step: str) -> None:
     target = action.get("target", "direct")
     if target != "direct" and target not in duel.cards:
@@ -575,6 +584,7 @@ def _draw(duel: Duel, action: dict, step: str) -> None:
 ACTIONS: dict[str, Callable[[Duel, dict, str], None]] = {
     "summon": lambda duel, a, step: duel.summon(_card(duel, a, "summon", step), a.get("position", "attack")),
     "set": _set,
+    "tribute_summon": _tribute_summon,
     "flip_summon": lambda duel, a, step: duel.flip_summon(_card(duel, a, "flip_summon", step)),
     "special_summon": _special_summon,
     "activate": _activate,
@@ -598,6 +608,7 @@ ACTIONS: dict[str, Callable[[Duel, dict, str], None]] = {
 # What each action may carry besides its own value and `expect_error`.
 ACTION_FIELDS: dict[str, set[str]] = {
     "summon": {"position"},
+    "tribute_summon": {"tributes", "position"},
     "special_summon": {"position", "player"},
     "activate": {"target", "effect", "player"},
     "attack": {"target"},

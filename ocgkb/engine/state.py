@@ -287,6 +287,11 @@ class State:
         self.move(key, "gy", reason)
         self.timeline.record("sent_to_gy", key)
 
+    def tribute(self, key: str, reason: str = "is tributed") -> None:
+        """Tributed: sent from the field to the GY (§3.2.2.1.1.1/1)."""
+        self.send_to_gy(key, reason)
+        self.timeline.record("tributed", key)
+
     def return_to_hand(self, key: str, reason: str = "is returned to the hand") -> None:
         if self.card(key).zone == "hand":
             return
