@@ -33,6 +33,7 @@ CARD_FIELDS = frozenset(
         "own_atk",
         "own_def",
         "made_up",
+        "token",
         "password",
     }
 )
@@ -56,6 +57,7 @@ OPERATION_FIELDS: dict[str, frozenset[str]] = {
     "damage": frozenset({"to"}),
     "lose_lp": frozenset({"to"}),
     "draw": frozenset(),
+    "token": frozenset({"position", "to"}),
 }
 # Operations that act on cards (the others act on players or on the chain).
 CARD_OPERATIONS = frozenset(OPERATION_FIELDS) - {
@@ -64,6 +66,7 @@ CARD_OPERATIONS = frozenset(OPERATION_FIELDS) - {
     "damage",
     "lose_lp",
     "draw",
+    "token",
 }
 # Whole classes of cards a continuous effect can negate while its card is face-up.
 CLASSES = {
@@ -118,6 +121,8 @@ class CardSpec:
     made_up: bool = False
     # Which real card it is (its password), where the name alone does not say.
     password: int | None = None
+    # A token (衍生物): not a real card; it exists only on the field (rulings/衍生物/3).
+    token: bool = False
 
     @property
     def continuous(self) -> bool:
@@ -164,6 +169,8 @@ def parse_card(name: str, data: Any) -> CardSpec:
         raise ScenarioCardError(f"card {name!r}: password must be a card's number, not {password!r}")
     if made_up and password is not None:
         raise ScenarioCardError(f"card {name!r}: a made-up card has no password")
+    if not isinstance(data.get("token", False), bool) or (data.get("token") and kind != MONSTER):
+        raise ScenarioCardError(f"card {name!r}: token is true or false, and only for a monster")
     return CardSpec(
         name=name,
         kind=kind,
@@ -176,6 +183,7 @@ def parse_card(name: str, data: Any) -> CardSpec:
         own_def=data.get("own_def"),
         made_up=made_up,
         password=password,
+        token=bool(data.get("token", False)),
     )
 
 

@@ -96,7 +96,9 @@ def _banish(duel: State, source: Card, op: dict, chosen: list[str], link: ChainL
 
 def _send_to_gy(duel: State, source: Card, op: dict, chosen: list[str], link: ChainLink | None) -> None:
     for key in chosen:
-        if not _not_destroyed(duel, key, "sent to the GY"):
+        if duel.card(key).spec.token:
+            duel.say(f"   「{key}」 is a token: it cannot be sent to the GY (§4.2.2.3/6)")
+        elif not _not_destroyed(duel, key, "sent to the GY"):
             duel.send_to_gy(key, f"is sent to the GY by 「{source.key}」")
 
 
@@ -110,6 +112,21 @@ def _special_summon(duel: State, source: Card, op: dict, chosen: list[str], link
         # To its owner's field, or with `to: self` to the summoning player's.
         controller = source.controller if op.get("to") == "self" else duel.card(key).owner
         duel.special_summon(key, op.get("position", "attack"), controller=controller)
+
+
+def _token(duel: State, source: Card, op: dict, chosen: list[str], link: ChainLink | None) -> None:
+    """A new token special summoned (`to: opponent` for the other player's field)."""
+    controller = duel.opponent(source.controller) if op.get("to") == "opponent" else source.controller
+    key = duel.create_token(str(op["token"]), controller)
+    duel.special_summon(key, op.get("position", "attack"), controller=controller)
+
+
+def _flip_face_down(duel: State, source: Card, op: dict, chosen: list[str], link: ChainLink | None) -> None:
+    for key in chosen:
+        if duel.card(key).spec.token:
+            duel.say(f"   「{key}」 is a token: it cannot be turned face-down (§4.3.3.10/5)")
+        else:
+            duel.flip_face_down(key)
 
 
 def _negate_activation(
@@ -180,11 +197,12 @@ OPERATIONS: dict[str, Operation] = {
     "negate_activation": _negate_activation,
     "negate_effect": _negate_effect,
     "negate_effects": _negate_effects,
-    "flip_face_down": _each("flip_face_down"),
+    "flip_face_down": _flip_face_down,
     "flip_face_up": _each("flip_face_up"),
     "change_position": _each("change_position"),
     "damage": _damage,
     "lose_lp": _lose_lp,
     "draw": _draw,
+    "token": _token,
 }
 FIELDS = OPERATION_FIELDS

@@ -511,10 +511,17 @@ def _set(duel: Duel, action: dict, step: str) -> None:
 
 
 def _special_summon(duel: Duel, action: dict, step: str) -> None:
+    name = str(action["special_summon"])
+    spec = duel.specs.get(name)
     duel.open_window()
-    duel.special_summon(
-        _card(duel, action, "special_summon", step), action.get("position", "attack"), action.get("player")
-    )
+    if spec is not None and spec.token:
+        # A token is made as it is special summoned (one more each time).
+        player = str(action.get("player") or duel.turn_player)
+        duel.special_summon(duel.create_token(name, player), action.get("position", "attack"), player)
+    else:
+        duel.special_summon(
+            _card(duel, action, "special_summon", step), action.get("position", "attack"), action.get("player")
+        )
     duel.check_replay()
 
 

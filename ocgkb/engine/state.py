@@ -18,7 +18,8 @@ from .events import Timeline
 from .modifiers import CONTINUOUS, Modifier
 
 FIELD_ZONES = ("monster", "spelltrap", "field")
-ZONES = ("hand", "deck", "extra", "monster", "spelltrap", "field", "gy", "banished")
+# "gone": a token that has left the field (it disappears, rulings/衍生物/3), or is not yet made.
+ZONES = ("hand", "deck", "extra", "monster", "spelltrap", "field", "gy", "banished", "gone")
 MONSTER_ZONES = 5
 SPELL_TRAP_ZONES = 5
 
@@ -145,6 +146,8 @@ class State:
             raise EngineError(f"unknown card {spec_name!r}")
         if zone not in ZONES:
             raise EngineError(f"unknown zone {zone!r}")
+        if self.specs[spec_name].token and zone not in ("monster", "gone"):
+            raise EngineError(f"「{key}」 is a token: it exists only on the field (rulings/衍生物/3)")
         card = Card(key, self.specs[spec_name], owner or player, player, zone, face_up, position)
         self.cards[key] = card
         # A face-up card already on the field is already applying.
@@ -238,6 +241,8 @@ class State:
             raise EngineError(f"unknown zone {zone!r}")
         card = self.card(key)
         was_on_field = card.on_field
+        if card.spec.token and zone not in FIELD_ZONES:
+            zone, reason = "gone", reason + ": a token leaving the field disappears (rulings/衍生物/3)"
         card.zone = zone
         card.face_up = face_up if face_up is not None else (zone != "banished" or card.face_up)
         card.modifiers, card.effects_negated, card.equipped_to, card.chosen = [], False, None, []
@@ -279,17 +284,26 @@ class State:
             raise IllegalActionError(f"「{key}」 is not on the field and cannot be destroyed")
         self.move(key, "gy", reason)
         self.timeline.record("destroyed", key)
-        self.timeline.record("sent_to_gy", key)
+        if not card.spec.token:  # a token is never sent to the GY (§4.2.2.3/6)
+            self.timeline.record("sent_to_gy", key)
 
     def send_to_gy(self, key: str, reason: str = "is sent to the GY") -> None:
         if self.card(key).zone == "gy":
             return
+        if self.card(key).spec.token:
+            raise IllegalActionError(
+                f"illegal: 「{key}」 is a token: it cannot be sent to the GY (§4.2.2.3/6)", code="token"
+            )
         self.move(key, "gy", reason)
         self.timeline.record("sent_to_gy", key)
 
     def tribute(self, key: str, reason: str = "is tributed") -> None:
-        """Tributed: sent from the field to the GY (§3.2.2.1.1.1/1)."""
-        self.send_to_gy(key, reason)
+        """Tributed: sent from the field to the GY (§3.2.2.1.1.1/1); a token is not,
+        it disappears (§3.2.2.1.1.1/5)."""
+        if self.card(key).spec.token:
+            self.move(key, "gone", reason)
+        else:
+            self.send_to_gy(key, reason)
         self.timeline.record("tributed", key)
 
     def return_to_hand(self, key: str, reason: str = "is returned to the hand") -> None:
@@ -312,6 +326,10 @@ class State:
 
     def flip_face_down(self, key: str) -> None:
         card = self.card(key)
+        if card.spec.token:
+            raise IllegalActionError(
+                f"illegal: 「{key}」 is a token and cannot be turned face-down (§4.3.3.10/5)", code="token"
+            )
         card.face_up, card.position = False, "defense"
         if card.modifiers:
             self.say(f"「{key}」 is turned face-down: the effects applied to it no longer apply (§4.3.3.10)")
@@ -336,6 +354,15 @@ class State:
         self.say(f"「{key}」 is turned face-up ({card.position} position)")
         self.timeline.record("flipped_face_up", key)
         self.start_applying(card)
+
+    def create_token(self, name: str, controller: str) -> str:
+        """A new token, not yet on the field: its key is its name, numbered after the first."""
+        key, number = name, 1
+        while key in self.cards:
+            number += 1
+            key = f"{name} {number}"
+        self.put(key, name, controller, "gone")
+        return key
 
     def change_position(self, key: str) -> None:
         """A change of battle position that names none: attack ↔ defense, and a
