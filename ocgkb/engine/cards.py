@@ -58,6 +58,7 @@ OPERATION_FIELDS: dict[str, frozenset[str]] = {
     "lose_lp": frozenset({"to"}),
     "draw": frozenset(),
     "token": frozenset({"position", "to"}),
+    "take_control": frozenset({"until"}),
 }
 # Operations that act on cards (the others act on players or on the chain).
 CARD_OPERATIONS = frozenset(OPERATION_FIELDS) - {

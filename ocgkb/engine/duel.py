@@ -91,6 +91,8 @@ class Duel(State):
             if card.returns_at_end_phase and card.zone == "banished":
                 card.returns_at_end_phase = False
                 self._return_from_banishment(card)
+            if card.control_returns_to and card.zone == "monster":
+                self.take_control(card.key, card.control_returns_to)  # 直到结束阶段: control goes back
         if self.turn.phase is not None:
             self.turn.phase = "end"
         self.step = "end"

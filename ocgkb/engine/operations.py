@@ -121,6 +121,11 @@ def _token(duel: State, source: Card, op: dict, chosen: list[str], link: ChainLi
     duel.special_summon(key, op.get("position", "attack"), controller=controller)
 
 
+def _take_control(duel: State, source: Card, op: dict, chosen: list[str], link: ChainLink | None) -> None:
+    for key in chosen:
+        duel.take_control(key, source.controller, op.get("until"))
+
+
 def _flip_face_down(duel: State, source: Card, op: dict, chosen: list[str], link: ChainLink | None) -> None:
     for key in chosen:
         if duel.card(key).spec.token:
@@ -204,5 +209,6 @@ OPERATIONS: dict[str, Operation] = {
     "lose_lp": _lose_lp,
     "draw": _draw,
     "token": _token,
+    "take_control": _take_control,
 }
 FIELDS = OPERATION_FIELDS

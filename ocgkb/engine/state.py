@@ -39,6 +39,7 @@ class Card:
     effects_negated: bool = False
     equipped_to: str | None = None
     returns_at_end_phase: bool = False
+    control_returns_to: str | None = None  # whose control it goes back to in the End Phase
     returns_to: str | None = None  # the player whose field a temporarily banished card returns to
     attacked: bool = False
     placed_turn: int | None = None  # the turn it was set or summoned in this situation
@@ -246,7 +247,7 @@ class State:
         card.zone = zone
         card.face_up = face_up if face_up is not None else (zone != "banished" or card.face_up)
         card.modifiers, card.effects_negated, card.equipped_to, card.chosen = [], False, None, []
-        card.controller = card.owner
+        card.controller, card.control_returns_to = card.owner, None
         self.say(f"「{key}」 {reason}")
         if was_on_field and not card.on_field:
             self.timeline.record("left_field", key)
@@ -354,6 +355,22 @@ class State:
         self.say(f"「{key}」 is turned face-up ({card.position} position)")
         self.timeline.record("flipped_face_up", key)
         self.start_applying(card)
+
+    def take_control(self, key: str, player: str, until: str | None = None) -> None:
+        """`player` takes control of a monster: it moves to their monster zone, its owner
+        stays (§4.3.3.4.7); `until: end_phase` gives it back then. A zone that is full
+        when control moves destroys it (§4.3.3.4.7/3)."""
+        card = self.card(key)
+        if card.zone != "monster" or card.controller == player:
+            self.say(f"   「{key}」 is not a monster the other player controls: its control does not change")
+            return
+        if len(self.monsters(player)) >= MONSTER_ZONES:
+            self.destroy(key, f"is destroyed: {player}'s monster zones are full (§4.3.3.4.7/3)")
+            return
+        previous, card.controller = card.controller, player
+        card.control_returns_to = previous if until == "end_phase" else None
+        self.say(f"   {player} takes control of 「{key}」 (owner {card.owner})" + (" until the End Phase" if until else ""))
+        self.timeline.record("control_changed", key)
 
     def create_token(self, name: str, controller: str) -> str:
         """A new token, not yet on the field: its key is its name, numbered after the first."""
