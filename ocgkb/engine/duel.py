@@ -103,7 +103,9 @@ class Duel(State):
         controller = card.returns_to or card.owner
         zone = "monster" if card.spec.kind == MONSTER else "spelltrap"
         if zone == "monster" and len(self.monsters(controller)) >= MONSTER_ZONES:
-            self.move(card.key, "gy", "cannot return: the monster zones are full; sent to the GY (§4.3.3.4.4.1/4)")
+            self.move(
+                card.key, "gy", "cannot return: the monster zones are full; sent to the GY (§4.3.3.4.4.1/4)"
+            )
             return
         self.move(card.key, zone, "returns to the field")
         card.controller = controller
@@ -157,10 +159,20 @@ class Duel(State):
         self.say(f"{card.controller} flip summons 「{key}」")
         with self._recomputed(f"「{key}」 is face-up: what applies is recomputed"):
             card.face_up, card.position = True, "attack"
+            card.placed_turn = self.turn.number  # flip summoned: no change of position this turn
             self.start_applying(card)
         self.timeline.record("flip_summoned", key)
         self.timeline.record("flipped_face_up", key)
         self.check_replay()
+
+    def change_position_by_choice(self, key: str) -> None:
+        """The turn player changes a face-up monster's position (rulings/玩家意志变更表示形式)."""
+        self.require_not_over()
+        card = self.card(key)
+        rules.check_position_change(self, card)
+        self.open_window()
+        card.chosen_position_turn = self.turn.number
+        self.change_position(key)
 
     def set_spell_trap(self, key: str) -> None:
         """A spell or trap is set face-down in the spell & trap zone (or the field zone)."""

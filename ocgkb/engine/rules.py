@@ -134,6 +134,43 @@ def check_flip_summon(duel: State, card: Card) -> None:
         )
 
 
+def check_position_change(duel: State, card: Card) -> None:
+    """A change of position by its player's choice (玩家意志变更表示形式): a face-up monster
+    of the turn player, in a main phase, once per turn, not the turn it was summoned,
+    set or flip summoned, nor after it declared an attack."""
+    rule = "rulings/玩家意志变更表示形式"
+    if card.zone != "monster" or not card.face_up:
+        raise illegal(
+            f"「{card.key}」 is not a face-up monster (a face-down one is flip summoned)", f"{rule}/1"
+        )
+    if card.controller != duel.turn.player:
+        raise illegal(
+            f"{card.controller} cannot change positions on the opponent's turn", f"{rule}/1", "not_your_turn"
+        )
+    if duel.turn.phase is not None and duel.turn.phase not in MAIN_PHASES:
+        raise illegal(
+            f"a position is changed by choice in a main phase, not the {duel.turn.phase} phase",
+            f"{rule}/1",
+            "wrong_phase",
+        )
+    if card.placed_turn == duel.turn.number:
+        raise illegal(
+            f"「{card.key}」 was summoned or set this turn: its position cannot be changed",
+            f"{rule}/8",
+            "placed_this_turn",
+        )
+    if card.attacked:
+        raise illegal(
+            f"「{card.key}」 declared an attack this turn: its position cannot be changed",
+            f"{rule}/8",
+            "already_attacked",
+        )
+    if card.chosen_position_turn == duel.turn.number:
+        raise illegal(
+            f"「{card.key}」's position was already changed this turn", f"{rule}/6", "once_per_turn"
+        )
+
+
 def check_attack(duel: State, card: Card) -> None:
     """§6.3.4.2: attacks are declared in the battle phase's battle step, on your own turn."""
     if card.controller != duel.turn.player:

@@ -520,7 +520,9 @@ def _special_summon(duel: Duel, action: dict, step: str) -> None:
         duel.special_summon(duel.create_token(name, player), action.get("position", "attack"), player)
     else:
         duel.special_summon(
-            _card(duel, action, "special_summon", step), action.get("position", "attack"), action.get("player")
+            _card(duel, action, "special_summon", step),
+            action.get("position", "attack"),
+            action.get("player"),
         )
     duel.check_replay()
 
@@ -531,7 +533,9 @@ def _tribute_summon(duel: Duel, action: dict, step: str) -> None:
     for t in tributes:
         if t not in duel.cards:
             raise ScenarioError(f"{step}: the tribute {t!r} is not a card of this scenario")
-    duel.tribute_summon(_card(duel, action, "tribute_summon", step), tributes, action.get("position", "attack"))
+    duel.tribute_summon(
+        _card(duel, action, "tribute_summon", step), tributes, action.get("position", "attack")
+    )
 
 
 def _attack(duel: Duel, action: dict, step: str) -> None:
@@ -593,6 +597,9 @@ ACTIONS: dict[str, Callable[[Duel, dict, str], None]] = {
     "set": _set,
     "tribute_summon": _tribute_summon,
     "flip_summon": lambda duel, a, step: duel.flip_summon(_card(duel, a, "flip_summon", step)),
+    "change_position": lambda duel, a, step: duel.change_position_by_choice(
+        _card(duel, a, "change_position", step)
+    ),
     "special_summon": _special_summon,
     "activate": _activate,
     "resolve": lambda duel, a, step: duel.resolve_chain(),

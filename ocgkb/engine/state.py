@@ -44,6 +44,7 @@ class Card:
     attacked: bool = False
     placed_turn: int | None = None  # the turn it was set or summoned in this situation
     position_changed_turn: int | None = None
+    chosen_position_turn: int | None = None  # the turn its player last changed its position by choice
     applying: bool = False  # a face-up continuous card whose effect has started to apply
     since: int = 0  # when it last arrived face-up on the field or started applying (stats.py orders by it)
     chosen: list[tuple[str, str]] = field(
@@ -369,7 +370,10 @@ class State:
             return
         previous, card.controller = card.controller, player
         card.control_returns_to = previous if until == "end_phase" else None
-        self.say(f"   {player} takes control of 「{key}」 (owner {card.owner})" + (" until the End Phase" if until else ""))
+        self.say(
+            f"   {player} takes control of 「{key}」 (owner {card.owner})"
+            + (" until the End Phase" if until else "")
+        )
         self.timeline.record("control_changed", key)
 
     def create_token(self, name: str, controller: str) -> str:
