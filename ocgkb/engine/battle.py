@@ -148,8 +148,26 @@ def damage_step(duel: State, until: str | None = None) -> None:
         attack.timing = timing
         duel.open_window()
         TIMINGS[timing](duel, attack)
-        if duel.winner or duel.battle is None:
+        if duel.winner:
             return
+        _set_off(duel, attack, timing)
+        if duel.battle is None:
+            return
+
+
+def _set_off(duel: State, attack: Attack, timing: str) -> None:
+    """A trigger effect that names this timing and no event (『伤害计算后』发动的效果) is set
+    off by its monster's battle reaching it: it waits as a pending trigger, to be chained
+    with the others set off at once, turn player's first (§6.3.4.3.4/2, §6.3.4.3.5/2)."""
+    if timing == "after_calculation" and not attack.calculated:
+        return  # no damage calculation, so no "after damage calculation" (§6.3.4.3.3/4)
+    for key in (attack.attacker, attack.target):
+        card = duel.cards.get(key or "")
+        if card is None or card.zone != "monster" or not card.face_up or key in duel.pending:
+            continue
+        if any(e.type == "trigger" and e.damage_step == timing and not e.event for e in card.spec.effects):
+            duel.pending.append(card.key)
+            duel.say(f"   「{card.key}」's trigger effect at this timing is set off (§6.3.4.3.4/2)")
 
 
 def _start(duel: State, attack: Attack) -> None:

@@ -22,6 +22,7 @@ from .errors import EngineError, IllegalActionError, IllegalChainError
 from .operations import OPERATIONS, negate_effects_of
 from .state import MONSTER_ZONES, Card, ChainLink, Player, State, Turn
 
+TRIGGERS = ("trigger", "flip")  # the effect types set off by something that happened
 __all__ = ["Card", "ChainLink", "Duel", "EngineError", "IllegalActionError", "IllegalChainError", "Player"]
 
 
@@ -79,7 +80,9 @@ class Duel(State):
     def _mandatory(self, key: str) -> bool:
         card = self.card(key)
         return any(
-            e.type in ("trigger", "flip") and not e.optional and self.timeline.matching(e.event or "", key)
+            e.type in TRIGGERS
+            and not e.optional
+            and (self.timeline.matching(e.event, key) if e.event else bool(e.damage_step))
             for e in card.spec.effects
         )
 
@@ -283,10 +286,12 @@ class Duel(State):
         top = self.chain[-1]
         # Speed-1 triggers that happened at the same time build one chain
         # together, the turn player's first (§ 同时数个效果发动).
-        together = effect.type == "trigger" and all(link.effect.type == "trigger" for link in self.chain)
+        # A FLIP effect is a trigger effect too (§6.3.4.3.4/2: 『反转时发动』的效果 chains with them).
+        together = effect.type in TRIGGERS and all(link.effect.type in TRIGGERS for link in self.chain)
         if together and player == self.turn_player and any(link.player != player for link in self.chain):
             raise IllegalChainError(
-                f"「{key}」: the turn player's trigger effects go on the chain first, then the opponent's (guide/其他规则/1)"
+                f"「{key}」: the turn player's trigger effects go on the chain first, then the opponent's (guide/其他规则/1)",
+                code="turn_player_first",
             )
         if speed == 1 and not together:
             raise IllegalChainError(

@@ -246,6 +246,13 @@ def _check_timed(duel: State, card: Card, effect: Effect, timing: str) -> None:
         raise illegal(
             f"「{card.key}」's effect was already activated at this {name}", "§6.3.4.3/6", "once_per_timing"
         )
+    if effect.type == "trigger" and not effect.event and card.key not in duel.pending:
+        # 『伤害计算后』发动的效果 is set off by its own monster's battle reaching the timing.
+        raise illegal(
+            f"「{card.key}」's trigger effect was not set off: its monster is not in this battle",
+            "§6.3.4.3.4/2",
+            "no_event",
+        )
     if attack:
         attack.used_at.add((card.key, timing))
 
