@@ -242,6 +242,7 @@ def _defense_position(duel: State, attack: Attack, a: int, d: int) -> None:
 
 def _after_calculation(duel: State, attack: Attack) -> None:
     _calculate(duel, attack)
+    duel.expire_changes("damage_calculation")  # `during: damage_calculation`: that calculation only
     if duel.winner or not attack.calculated:
         return
     duel.say("   after damage calculation (§6.3.4.3.4)")
@@ -262,6 +263,7 @@ def _end(duel: State, attack: Attack) -> None:
             duel.timeline.record("sent_to_gy", key)
     duel.battle = None
     duel.step = "battle_end"
+    duel.damage_step_over = True
 
 
 def _still_there(duel: State, attack: Attack) -> bool:

@@ -37,12 +37,12 @@ CARD_FIELDS = frozenset(
         "password",
     }
 )
-INLINE_FIELDS = ("by", "set", "original", "to", "target", "until", "position", "then")
+INLINE_FIELDS = ("by", "set", "original", "to", "target", "until", "during", "position", "then")
 # The operations an effect may name, each with what it may carry besides its own
 # value, `target` and `then` (operations.py implements each; a test keeps the two
 # lists equal). Kept here, at the bottom, so reading a card imports no verb.
 OPERATION_FIELDS: dict[str, frozenset[str]] = {
-    "modify": frozenset({"by", "set", "original"}),
+    "modify": frozenset({"by", "set", "original", "until", "during"}),
     "destroy": frozenset(),
     "banish": frozenset({"until"}),
     "send_to_gy": frozenset(),
@@ -59,6 +59,11 @@ OPERATION_FIELDS: dict[str, frozenset[str]] = {
     "draw": frozenset(),
     "token": frozenset({"position", "to"}),
     "take_control": frozenset({"until"}),
+}
+# How long an activated change lasts (modifiers.py `lasts`): without either, while
+# the monster stays face-up on the field; the others come back in the End Phase.
+DURATIONS: dict[str, dict[str, tuple[str, ...]]] = {
+    "modify": {"until": ("end_of_turn", "end_of_damage_step"), "during": ("damage_calculation",)},
 }
 # Operations that act on cards (the others act on players or on the chain).
 CARD_OPERATIONS = frozenset(OPERATION_FIELDS) - {
@@ -256,8 +261,11 @@ def _check_operation(name: str, op: Any, operations: dict, fields: dict) -> None
             f"card {name!r}: {named[0]} has no field {', '.join(sorted(map(str, extra)))}"
             f" (it takes {', '.join(sorted(allowed - {named[0]}))})"
         )
-    if "until" in op and op["until"] != "end_phase":
-        raise ScenarioCardError(f"card {name!r}: until is end_phase, not {op['until']!r}")
+    for key, allowed in DURATIONS.get(named[0], {"until": ("end_phase",)}).items():
+        if key in op and op[key] not in allowed:
+            raise ScenarioCardError(f"card {name!r}: {key} is {' or '.join(allowed)}, not {op[key]!r}")
+    if "until" in op and "during" in op:
+        raise ScenarioCardError(f"card {name!r}: a change lasts until a moment or during one, not both")
 
 
 def _order(name: str, data: dict) -> str:

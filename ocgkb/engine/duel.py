@@ -55,6 +55,8 @@ class Duel(State):
         self.require_settled()
         if self.turn.phase != "end" and self.step != "end":
             self.end_phase()
+        # 『回合结束时』 is after the End Phase has ended too (002: 结束阶段…也有无数个时点).
+        self.expire_changes("end_of_turn", "end_of_damage_step", "damage_calculation")
         tracked = self.turn.phase is not None
         duel_turn = self.turn.duel_turn + 1 if self.turn.duel_turn else None
         self.turn = Turn(self.turn.number + 1, self.opponent(self.turn.player), "draw" if tracked else None)
@@ -377,6 +379,7 @@ class Duel(State):
             # §6.3.4.3/6: an effect that names this timing cannot be activated again after this chain.
             self.battle.closed.add(self.battle.timing)
         self._report_triggers(self._chain_start)
+        self._close_damage_step()
         self.check_replay()
 
     def _report_triggers(self, since: int, keep: bool = False) -> None:
@@ -595,6 +598,24 @@ class Duel(State):
         off: triggers of the damage step go on a chain turn player first (§6.3.4.3.5/2)."""
         battle.damage_step(self, until)
         self._report_triggers(self.window_start, keep=True)
+        self._close_damage_step()
+
+    def _close_damage_step(self, force: bool = False) -> None:
+        """What applies 『直到伤害步骤结束时』 ends once every activation and resolution at
+        the end of the damage step is done (§6.3.4.3.5/3): no chain and no trigger left
+        waiting, or (`force`) the next action, which gives up the triggers still waiting."""
+        if self.damage_step_over and not self.chain and (force or not self.pending):
+            self.damage_step_over = False
+            self.expire_changes("end_of_damage_step")
+
+    def open_window(self) -> None:
+        if not self.chain:
+            self._close_damage_step(force=True)
+        super().open_window()
+
+    def expire_changes(self, *when: str) -> None:
+        with self._recomputed("a change has ended: what applies is recomputed"):
+            super().expire_changes(*when)
 
     def state(self) -> dict[str, Any]:
         """The final state, as data."""

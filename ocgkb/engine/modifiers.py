@@ -35,13 +35,24 @@ class Modifier:
     fixed: int | None = None  # for an activated set, and an original change: the value
     rule: str = ""  # for a continuous set: "double" or "half" of the original, or a number
     from_own_effect: bool = False  # the monster's own activated effect raised itself (§4.3.3.6)
+    # When an activated change ends (end_of_turn, end_of_damage_step, damage_calculation);
+    # None: while the monster stays face-up on the field.
+    lasts: str | None = None
 
     def describe(self) -> str:
+        how_long = f", {LASTS[self.lasts]}" if self.lasts else ""
         if self.kind == "add":
-            return f"{'+' if self.amount >= 0 else ''}{self.amount} ({self.layer})"
+            return f"{'+' if self.amount >= 0 else ''}{self.amount} ({self.layer}{how_long})"
         if self.kind == "set":
-            return f"becomes {self.fixed if self.layer == ACTIVATED else self.rule} ({self.layer})"
-        return f"original becomes {self.fixed}"
+            return f"becomes {self.fixed if self.layer == ACTIVATED else self.rule} ({self.layer}{how_long})"
+        return f"original becomes {self.fixed}{how_long}"
+
+
+LASTS = {
+    "end_of_turn": "until the end of the turn",
+    "end_of_damage_step": "until the end of the damage step",
+    "damage_calculation": "during that damage calculation only",
+}
 
 
 def original_value(printed: int | None, modifiers: list[Modifier], stat: str) -> int:

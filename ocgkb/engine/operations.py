@@ -41,6 +41,7 @@ def modify(duel: State, source: Card, key: str, op: dict) -> None:
         before = stats.value(duel, key, stat)
         mod = Modifier(stat, "add", ACTIVATED, source.key, duel.next_order())
         mod.from_own_effect = source.key == key
+        mod.lasts = op.get("until") or op.get("during")
         if "by" in op:
             mod.amount = int(op["by"])
         elif "set" in op:

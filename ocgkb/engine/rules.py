@@ -223,6 +223,19 @@ def check_activation(duel: State, card: Card, effect: Effect, player: str) -> No
         )
     if duel.battle and duel.battle.timing:
         check_damage_step(duel, card, effect, duel.battle.timing)
+    _check_during(duel, card, effect)
+
+
+def _check_during(duel: State, card: Card, effect: Effect) -> None:
+    """A change that applies during that damage calculation only needs the damage
+    calculation under way: it is activated at its timing (§6.3.4.3.3/2)."""
+    if any(op.get("during") == "damage_calculation" for op in effect.ops):
+        if not (duel.battle and duel.battle.timing == "calculation"):
+            raise illegal(
+                f"「{card.key}」's change applies during damage calculation only: it is activated then",
+                "§6.3.4.3.3/2",
+                "wrong_timing",
+            )
 
 
 def _check_timed(duel: State, card: Card, effect: Effect, timing: str) -> None:

@@ -128,6 +128,9 @@ class State:
         self._order = 0
         self.window_start = 0  # index of the first event the open window responds to (§6.3.4.2/4)
         self.destroyed_now: dict[str, bool] = {}  # whether the resolving effect's destroy destroyed each card
+        # The damage step has reached its end, but what lasts until then still applies
+        # until all activations and resolutions there are done (§6.3.4.3.5/3).
+        self.damage_step_over = False
 
     @property
     def turn_player(self) -> str:
@@ -396,6 +399,15 @@ class State:
         self.timeline.record("position_changed", key)
         if not card.face_up:
             self.flip_face_up(key)
+
+    def expire_changes(self, *when: str) -> None:
+        """Activated changes that last until a moment (modifiers.py `lasts`) end now."""
+        for card in self.cards.values():
+            ending = [m for m in card.modifiers if m.lasts in when]
+            if ending:
+                card.modifiers = [m for m in card.modifiers if m not in ending]
+                sources = ", ".join(dict.fromkeys(f"「{m.source}」" for m in ending))
+                self.say(f"   the change {sources} made to 「{card.key}」 ends ({ending[0].lasts.replace('_', ' ')})")
 
     def require_room(self, player: str, zone: str) -> None:
         used = sum(1 for c in self.cards.values() if c.zone == zone and c.controller == player)
