@@ -37,7 +37,7 @@ CARD_FIELDS = frozenset(
         "password",
     }
 )
-INLINE_FIELDS = ("by", "set", "original", "to", "target", "until", "during", "position", "then")
+INLINE_FIELDS = ("by", "set", "original", "to", "target", "until", "during", "position", "then", "set_again")
 # The operations an effect may name, each with what it may carry besides its own
 # value, `target` and `then` (operations.py implements each; a test keeps the two
 # lists equal). Kept here, at the bottom, so reading a card imports no verb.
@@ -48,7 +48,7 @@ OPERATION_FIELDS: dict[str, frozenset[str]] = {
     "send_to_gy": frozenset(),
     "return_to_hand": frozenset(),
     "special_summon": frozenset({"position", "to"}),
-    "negate_activation": frozenset(),
+    "negate_activation": frozenset({"set_again"}),
     "negate_effect": frozenset(),
     "negate_effects": frozenset(),
     "flip_face_down": frozenset(),

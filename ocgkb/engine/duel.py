@@ -414,7 +414,9 @@ class Duel(State):
         head = f"  link {link.number} 「{link.card}」:"
         if link.activation_negated:
             self.say(f"{head} its activation was negated: nothing applies")
-            if card.spec.kind != MONSTER and card.on_field:
+            if card.spec.kind != MONSTER and card.on_field and link.set_again:
+                self.set_again(card.key)
+            elif card.spec.kind != MONSTER and card.on_field:
                 self._aftermath(card, "is sent to the GY (its activation was negated)")
             return
         if card.spec.kind != MONSTER and card.spec.continuous and not card.on_field:

@@ -140,8 +140,10 @@ def _negate_activation(
 ) -> None:
     below = _link_below(duel, link)
     below.activation_negated = True
+    below.set_again = bool(op.get("set_again"))
     duel.timeline.record("negated", below.card)
-    duel.say(f"   the activation of 「{below.card}」 (link {below.number}) is negated")
+    again = ": the card will be set face-down again" if below.set_again else ""
+    duel.say(f"   the activation of 「{below.card}」 (link {below.number}) is negated{again}")
 
 
 def _negate_effect(duel: State, source: Card, op: dict, chosen: list[str], link: ChainLink | None) -> None:

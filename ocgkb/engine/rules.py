@@ -215,6 +215,13 @@ def check_activation(duel: State, card: Card, effect: Effect, player: str) -> No
             f"「{card.key}」 is spell speed 1 and is activated in a main phase", "§6.3.3/2", "wrong_phase"
         )
     set_this_turn = card.zone == "spelltrap" and not card.face_up and card.placed_turn == duel.turn.number
+    if set_this_turn and card.set_again_turn == duel.turn.number:
+        raise illegal(
+            f"「{card.key}」 was set again this turn when its activation was negated: it can be activated "
+            "again from the next turn",
+            "rulings/也当作陷阱卡使用的陷阱怪兽/13",
+            "set_this_turn",
+        )
     if set_this_turn and (card.spec.kind == TRAP or card.spec.type == "quick-play"):
         raise illegal(
             f"「{card.key}」 was set this turn and cannot be activated until the next turn",

@@ -44,6 +44,7 @@ class Card:
     attacked: bool = False
     placed_turn: int | None = None  # the turn it was set or summoned in this situation
     position_changed_turn: int | None = None
+    set_again_turn: int | None = None  # the turn its activation was negated and it was set again
     chosen_position_turn: int | None = None  # the turn its player last changed its position by choice
     applying: bool = False  # a face-up continuous card whose effect has started to apply
     since: int = 0  # when it last arrived face-up on the field or started applying (stats.py orders by it)
@@ -79,6 +80,7 @@ class ChainLink:
     speed: int
     targets: list[tuple[str, str]] = field(default_factory=list)
     activation_negated: bool = False
+    set_again: bool = False  # its activation negated, the card is set face-down again (红色重启)
     effect_negated: bool = False
 
 
@@ -359,6 +361,16 @@ class State:
         self.say(f"「{key}」 is turned face-up ({card.position} position)")
         self.timeline.record("flipped_face_up", key)
         self.start_applying(card)
+
+    def set_again(self, key: str) -> None:
+        """A spell or trap whose activation was negated is set face-down again where it is,
+        instead of going to the GY: it is still that card (rulings/文本的阅读方法/17), set
+        this turn, so it cannot be activated again until the next turn."""
+        card = self.card(key)
+        card.face_up, card.applying, card.chosen = False, False, []
+        card.placed_turn = card.set_again_turn = self.turn.number
+        self.say(f"「{key}」 is set face-down again instead of going to the GY")
+        self.timeline.record("set", key)
 
     def take_control(self, key: str, player: str, until: str | None = None) -> None:
         """`player` takes control of a monster: it moves to their monster zone, its owner
