@@ -17,7 +17,20 @@ TRAP_TYPES = ("normal", "continuous", "counter")
 EFFECT_TYPES = ("ignition", "trigger", "quick", "continuous", "flip")
 # What an effect may say besides its operations (kb/scenarios/README.md).
 EFFECT_FIELDS = frozenset(
-    {"type", "do", "cost", "speed", "event", "optional", "wording", "targets", "order", "text", "damage_step"}
+    {
+        "type",
+        "do",
+        "cost",
+        "speed",
+        "event",
+        "optional",
+        "wording",
+        "targets",
+        "order",
+        "text",
+        "damage_step",
+        "from",
+    }
 )
 # What a card may say about itself (anything else is a malformed file, never ignored).
 CARD_FIELDS = frozenset(
@@ -109,6 +122,7 @@ class Effect:
     # "simultaneous" (、 / and: one moment, the default, §4.3.2) or "sequential" (那之后 / then: a moment each).
     order: str = "simultaneous"
     damage_step: str | None = None  # the damage-step timing it is activated at (伤害计算时)
+    zone: str | None = None  # `from: gy`: activated while its card is in the GY (None: as its kind says)
 
 
 @dataclass
@@ -140,6 +154,9 @@ class CardSpec:
         quick effects 2; everything else 1."""
         if effect.speed:
             return effect.speed
+        if effect.zone == "gy" and self.kind in (SPELL, TRAP):
+            # Every effect of a spell in the GY is speed 1, of a trap speed 2 (rulings/咒文速度/11, /18).
+            return 1 if self.kind == SPELL else 2
         if self.kind == TRAP:
             return 3 if self.type == "counter" else 2
         if self.kind == SPELL:
@@ -230,6 +247,8 @@ def _parse_effect(name: str, kind: str, card_type: str, data: Any) -> Effect:
         raise ScenarioCardError(
             f"card {name!r}: damage_step is one of {', '.join(DAMAGE_STEP_TIMINGS)}, not {damage_step!r}"
         )
+    if data.get("from", "gy") != "gy":
+        raise ScenarioCardError(f"card {name!r}: from is gy (an effect activated in the GY), not {data['from']!r}")
     wording = str(data.get("wording", "when" if effect_type != "flip" else "if"))
     if wording not in ("when", "if"):
         raise ScenarioCardError(f"card {name!r}: wording is when or if, not {wording!r}")
@@ -245,6 +264,7 @@ def _parse_effect(name: str, kind: str, card_type: str, data: Any) -> Effect:
         targets=int(data.get("targets", 0)),
         order=_order(name, data),
         damage_step=damage_step,
+        zone=data.get("from"),
     )
 
 

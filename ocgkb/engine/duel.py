@@ -217,9 +217,12 @@ class Duel(State):
         card = self.card(key)
         chosen = self._effect(card, effect)
         player = player or card.controller
-        if card.spec.kind != MONSTER and card.zone not in ("hand", "spelltrap", "field"):
-            raise IllegalActionError(
-                f"「{key}」 is in the {card.zone}: a spell or trap is activated from the hand or the field"
+        if card.spec.kind != MONSTER and card.zone not in ("hand", "spelltrap", "field") and chosen.zone != "gy":
+            raise rules.illegal(
+                f"「{key}」 is in the {card.zone}: a spell or trap is activated from the hand or the field, "
+                "or in the GY by an effect that says so",
+                "§4.2.1.1/4",
+                "wrong_zone",
             )
         rules.check_activation(self, card, chosen, player)
         speed = card.spec.speed(chosen)
@@ -351,6 +354,8 @@ class Duel(State):
                     f"   cost: {player} pays {amount} LP → LP {self.players[player].lp} (a cost, not damage)"
                 )
                 self.check_lp()
+            elif "banish_self" in cost:
+                self.banish(card.key, f"is banished from the {card.zone} as a cost")
             elif "banish_self_until" in cost:
                 self.banish(card.key, "is banished as a cost", until=str(cost["banish_self_until"]))
             elif "discard" in cost:
@@ -390,8 +395,10 @@ class Duel(State):
             self.pending = []
         for card in self.cards.values():
             for effect in card.spec.effects:
-                if effect.type not in ("trigger", "flip") or not effect.event or card.key in self.pending:
+                if effect.type not in TRIGGERS or not effect.event or card.key in self.pending:
                     continue
+                if effect.zone == "gy" and card.zone != "gy":
+                    continue  # an effect of a card in the GY is not set off while it is elsewhere
                 found = self.timeline.matching(effect.event, card.key, since)
                 if not found:
                     continue
@@ -419,7 +426,7 @@ class Duel(State):
             elif card.spec.kind != MONSTER and card.on_field:
                 self._aftermath(card, "is sent to the GY (its activation was negated)")
             return
-        if card.spec.kind != MONSTER and card.spec.continuous and not card.on_field:
+        if card.spec.kind != MONSTER and card.spec.continuous and not card.on_field and link.effect.zone != "gy":
             self.say(
                 f"{head} the card has left the field before its link resolved: its effect does not apply"
             )

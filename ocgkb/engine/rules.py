@@ -189,6 +189,7 @@ def check_attack(duel: State, card: Card) -> None:
 
 def check_activation(duel: State, card: Card, effect: Effect, player: str) -> None:
     """A card's own activation conditions: whose turn, which phase, set this turn."""
+    check_zone(card, effect)
     # Whose turn it is matters once a situation says where in the turn it starts;
     # the situations written before that keep replaying as they did.
     own_turn = player == duel.turn.player or duel.turn.phase is None
@@ -231,6 +232,17 @@ def check_activation(duel: State, card: Card, effect: Effect, player: str) -> No
     if duel.battle and duel.battle.timing:
         check_damage_step(duel, card, effect, duel.battle.timing)
     _check_during(duel, card, effect)
+
+
+def check_zone(card: Card, effect: Effect) -> None:
+    """An effect that says `from: gy` (在墓地存在的时候可以发动的效果, §4.2.1.1/4) is activated
+    only while its card is in the GY."""
+    if effect.zone == "gy" and card.zone != "gy":
+        raise illegal(
+            f"「{card.key}」's effect is activated while the card is in the GY, not in the {card.zone}",
+            "§4.2.1.1/4",
+            "not_in_gy",
+        )
 
 
 def _check_during(duel: State, card: Card, effect: Effect) -> None:
