@@ -48,6 +48,7 @@ CARD_FIELDS = frozenset(
         "made_up",
         "token",
         "password",
+        "upkeep",
     }
 )
 INLINE_FIELDS = ("by", "set", "original", "to", "target", "until", "during", "position", "then", "set_again")
@@ -143,6 +144,9 @@ class CardSpec:
     password: int | None = None
     # A token (衍生物): not a real card; it exists only on the field (rulings/衍生物/3).
     token: bool = False
+    # A maintenance cost (维持cost): LP its controller pays in each of their standby phases,
+    # or the card is destroyed. It is not an effect: negating the card does not lift it.
+    upkeep_lp: int | None = None
 
     @property
     def continuous(self) -> bool:
@@ -207,7 +211,19 @@ def parse_card(name: str, data: Any) -> CardSpec:
         made_up=made_up,
         password=password,
         token=bool(data.get("token", False)),
+        upkeep_lp=_upkeep(name, data.get("upkeep")),
     )
+
+
+def _upkeep(name: str, value: Any) -> int | None:
+    """`upkeep: {pay_lp: N}`: the LP paid each standby phase to keep the card."""
+    if value is None:
+        return None
+    if not isinstance(value, dict) or set(value) != {"pay_lp"} or type(value["pay_lp"]) is not int:
+        raise ScenarioCardError(f"card {name!r}: upkeep is {{pay_lp: N}}, not {value!r}")
+    if value["pay_lp"] < 0:
+        raise ScenarioCardError(f"card {name!r}: upkeep pay_lp is 0 or more, not {value['pay_lp']!r}")
+    return int(value["pay_lp"])
 
 
 def _number(name: str, value: Any) -> int | None:

@@ -37,18 +37,46 @@ class Duel(State):
 
     # --- the turn ------------------------------------------------------------------
 
-    def enter_phase(self, phase: str) -> None:
-        """The turn player moves on to a later phase of the turn."""
+    def enter_phase(self, phase: str, unpaid: list[str] | None = None) -> None:
+        """The turn player moves on to a later phase of the turn; leaving the draw phase
+        passes through the standby phase, where maintenance costs are paid (`unpaid`:
+        the cards whose cost the player chooses not to pay)."""
         self.require_not_over()
         self.require_settled()
         rules.check_phase_change(self.turn, phase)
+        if unpaid and self.turn.phase != "draw":
+            raise rules.illegal("maintenance costs are paid in the standby phase", "§6.3.2/2", "wrong_phase")
         self.open_window()
+        if self.turn.phase == "draw":
+            self._maintain(unpaid or [])
         if phase == "end":
             self.end_phase()
             return
         self.turn.phase = phase
         self.step = "battle" if phase == "battle" else "main"
         self.say(f"{self.turn.player}'s {phase} phase")
+
+    def _maintain(self, unpaid: list[str]) -> None:
+        """The standby phase: the turn player pays each maintenance cost of the face-up cards
+        they control, or the card is destroyed — even when its effects are negated, since
+        the cost is not an effect (rulings/维持cost/1, §5/4/sub2)."""
+        player = self.players[self.turn.player]
+        kept = [
+            c
+            for c in self.cards.values()
+            if c.spec.upkeep_lp is not None and c.on_field and c.face_up and c.controller == player.name
+        ]
+        if kept:
+            self.say(f"   {player.name}'s standby phase: maintenance costs (§6.3.2/2)")
+        for card in kept:
+            amount = card.spec.upkeep_lp or 0
+            if card.key in unpaid or amount > player.lp:
+                why = "is not paid" if card.key in unpaid else f"cannot be paid ({player.name} has {player.lp} LP)"
+                self.destroy(card.key, f"is destroyed: its maintenance cost of {amount} LP {why} (rulings/维持cost/1)")
+                continue
+            player.lp -= amount
+            self.say(f"   maintenance: {player.name} pays {amount} LP to keep 「{card.key}」 → LP {player.lp}")
+            self.check_lp()
 
     def end_turn(self) -> None:
         """The end phase, if not yet, then the opponent's turn begins."""

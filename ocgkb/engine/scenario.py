@@ -574,6 +574,15 @@ def _moved(verb: str) -> Callable[[Duel, dict, str], None]:
     return perform
 
 
+def _names(value: Any, duel: Duel, step: str) -> list[str]:
+    """A card or a list of cards of this scenario."""
+    names = [str(v) for v in (value if isinstance(value, list) else [value] if value else [])]
+    for name in names:
+        if name not in duel.cards:
+            raise ScenarioError(f"{step}: unknown card {name!r}")
+    return names
+
+
 def _damage(duel: Duel, action: dict, step: str) -> None:
     spec = action["damage"]
     if not isinstance(spec, dict):
@@ -613,7 +622,7 @@ ACTIONS: dict[str, Callable[[Duel, dict, str], None]] = {
     "flip_face_up": _moved("flip_face_up"),
     "flip_face_down": _moved("flip_face_down"),
     "negate_effects": lambda duel, a, step: duel.negate_effects_of(_card(duel, a, "negate_effects", step)),
-    "phase": lambda duel, a, step: duel.enter_phase(str(a["phase"])),
+    "phase": lambda duel, a, step: duel.enter_phase(str(a["phase"]), _names(a.get("unpaid"), duel, step)),
     "end_phase": lambda duel, a, step: duel.end_phase(),
     "end_turn": lambda duel, a, step: duel.end_turn(),
     "damage": _damage,
@@ -628,6 +637,7 @@ ACTION_FIELDS: dict[str, set[str]] = {
     "attack": {"target"},
     "destroy": {"reason"},
     "draw": {"player"},
+    "phase": {"unpaid"},
 }
 BARE = ("resolve", "damage_step", "end_phase", "end_turn", "stop_attack")
 
