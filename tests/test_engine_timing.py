@@ -319,3 +319,23 @@ def test_a_change_for_damage_calculation_only_is_refused_elsewhere_and_durations
     ):
         with pytest.raises(ScenarioCardError):
             parse_card("x", {"kind": "spell", "effect": {"do": [bad]}})
+
+
+def test_an_after_calculation_trigger_is_set_off_only_by_its_own_battle_and_upkeep_is_checked():
+    trigger = {"type": "trigger", "damage_step": "after_calculation", "damage": 100}
+    cards = {
+        "atk": {"kind": "monster", "made_up": True, "atk": 1000, "def": 0, "effect": trigger},
+        "idle": {"kind": "monster", "made_up": True, "atk": 0, "def": 0, "effect": trigger},
+        "wall": {"kind": "monster", "made_up": True, "atk": 0, "def": 2000},
+    }
+    duel = duel_with(cards, atk=("A", "monster"), idle=("A", "monster"), wall=("B", "monster"))
+    duel.card("wall").position = "defense"
+    duel.declare_attack("atk", "wall")
+    duel.damage_step("after_calculation")
+    assert duel.pending == ["atk"]
+    with pytest.raises(IllegalActionError) as refused:
+        duel.activate("idle")
+    assert refused.value.code == "no_event"
+    for bad in ({"pay_lp": -1}, {"pay": 100}, 700):
+        with pytest.raises(ScenarioCardError):
+            parse_card("x", {"kind": "trap", "type": "continuous", "upkeep": bad})
