@@ -208,6 +208,9 @@ HEAD = "title: t\nreplays: [x]\ncards:\n  甲: {kind: monster, made_up: true, at
         ("actions:\n  - {expect: {}, resolve: true}\nexpect: {}\n", "step 1: a checkpoint holds only expect"),
         ("actions: []\nexpect: {hand: {A: -1}}\n", "expect.hand.A: -1 is not a count"),
         ("actions: []\nexpect: {pending: 甲}\n", "expect.pending must be a list of cards"),
+        ("actions: []\nexpect: {events: [{card: 甲}]}\n", "expect.events[1]: needs `event`"),
+        ("actions: []\nexpect: {events: [{event: destroyed, why: x}]}\n", "(unknown: why)"),
+        ("actions: []\nexpect: {events: [{event: destroyed, cause: magic}]}\n", "'magic' is not one of"),
     ],
 )
 def test_a_malformed_addition_is_one_line_naming_file_step_and_field(tmp_path, body, message):
@@ -260,3 +263,42 @@ def test_an_unknown_continuous_target_is_an_error_not_silence():
     duel = duel_with({"field": odd, "mon": MON}, field=("A", "field"), mon=("A", "monster"))
     with pytest.raises(EngineError, match="unknown target 'nobody'"):
         duel.atk("mon")
+
+
+def test_every_event_records_its_zone_and_its_cause():
+    """What happened, to which card, from which zone, by whose effect or cost, by
+    battle, by a player's action or by the rules, and which player."""
+    from ocgkb.engine.cards import parse_card
+    from ocgkb.engine.duel import Duel
+
+    specs = {
+        "甲": parse_card("甲", {"kind": "monster", "made_up": True, "atk": 2000, "def": 1000, "level": 4}),
+        "乙": parse_card("乙", {"kind": "monster", "made_up": True, "atk": 1000, "def": 1000, "level": 4}),
+        "丙": parse_card("丙", {"kind": "monster", "made_up": True, "atk": 500, "def": 500, "level": 4}),
+        "雷": parse_card(
+            "雷",
+            {
+                "kind": "spell",
+                "made_up": True,
+                "effect": {"cost": [{"discard": "丙"}], "do": [{"destroy": "target"}]},
+            },
+        ),
+    }
+    duel = Duel(specs)
+    duel.put("甲", "甲", "A", "monster")
+    duel.put("乙", "乙", "B", "monster")
+    duel.put("丙", "丙", "A", "hand")
+    duel.put("雷", "雷", "A", "hand")
+    duel.activate("雷", targets=["乙"])
+    duel.resolve_chain()
+    events = {(e.name, e.subject): e for e in duel.timeline.events}
+    discarded, destroyed = events[("sent_to_gy", "丙")], events[("destroyed", "乙")]
+    assert (discarded.origin, discarded.cause.kind, discarded.cause.by, discarded.cause.player) == (
+        "hand",
+        "cost",
+        "雷",
+        "A",
+    )
+    assert (destroyed.origin, destroyed.cause.kind, destroyed.cause.by) == ("monster", "effect", "雷")
+    spell_trip = [e for e in duel.timeline.events if e.subject == "雷" and e.name == "sent_to_gy"][0]
+    assert spell_trip.cause.kind == "rule" and spell_trip.origin == "spelltrap"

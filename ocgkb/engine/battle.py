@@ -58,7 +58,7 @@ def declare_attack(duel: State, attacker: str, target: str | None) -> None:
     )
     aim = f"「{target}」" if target else f"{defender_side} directly"
     duel.say(f"{card.controller}'s 「{attacker}」 declares an attack on {aim}")
-    duel.timeline.record("attack_declared", attacker)
+    duel.record("attack_declared", attacker)
 
 
 def check_replay(duel: State) -> None:
@@ -183,7 +183,7 @@ def _before_calculation(duel: State, attack: Attack) -> None:
         duel.say(
             f"   「{defender.key}」 is turned face-up in defense position (§6.3.4.3.2); its FLIP effect waits"
         )
-        duel.timeline.record("flipped_face_up", defender.key)
+        duel.record("flipped_face_up", defender.key)
 
 
 def _calculation(duel: State, attack: Attack) -> None:
@@ -194,6 +194,11 @@ def _calculation(duel: State, attack: Attack) -> None:
 
 
 def _calculate(duel: State, attack: Attack) -> None:
+    with duel.timeline.caused("battle", attack.attacker, duel.card(attack.attacker).controller):
+        _calculate_now(duel, attack)
+
+
+def _calculate_now(duel: State, attack: Attack) -> None:
     attacker = duel.card(attack.attacker)
     if attacker.zone != "monster" or (attack.target is not None and not _still_there(duel, attack)):
         gone = attack.attacker if attacker.zone != "monster" else attack.target
@@ -253,14 +258,19 @@ def _after_calculation(duel: State, attack: Attack) -> None:
 
 
 def _end(duel: State, attack: Attack) -> None:
+    with duel.timeline.caused("battle", attack.attacker, duel.card(attack.attacker).controller):
+        _end_now(duel, attack)
+
+
+def _end_now(duel: State, attack: Attack) -> None:
     if attack.destroyed:
         duel.say("   end of the damage step: monsters destroyed by battle go to the GY (§6.3.4.3.5)")
     for key in attack.destroyed:
         if duel.card(key).zone == "monster":
             duel.move(key, "gy", "is destroyed by battle")
-            duel.timeline.record("destroyed_by_battle", key)
-            duel.timeline.record("destroyed", key)
-            duel.timeline.record("sent_to_gy", key)
+            duel.record("destroyed_by_battle", key)
+            duel.record("destroyed", key)
+            duel.record("sent_to_gy", key)
     duel.battle = None
     duel.step = "battle_end"
     duel.damage_step_over = True

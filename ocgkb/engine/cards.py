@@ -264,7 +264,9 @@ def _parse_effect(name: str, kind: str, card_type: str, data: Any) -> Effect:
             f"card {name!r}: damage_step is one of {', '.join(DAMAGE_STEP_TIMINGS)}, not {damage_step!r}"
         )
     if data.get("from", "gy") != "gy":
-        raise ScenarioCardError(f"card {name!r}: from is gy (an effect activated in the GY), not {data['from']!r}")
+        raise ScenarioCardError(
+            f"card {name!r}: from is gy (an effect activated in the GY), not {data['from']!r}"
+        )
     wording = str(data.get("wording", "when" if effect_type != "flip" else "if"))
     if wording not in ("when", "if"):
         raise ScenarioCardError(f"card {name!r}: wording is when or if, not {wording!r}")

@@ -71,11 +71,19 @@ class Duel(State):
         for card in kept:
             amount = card.spec.upkeep_lp or 0
             if card.key in unpaid or amount > player.lp:
-                why = "is not paid" if card.key in unpaid else f"cannot be paid ({player.name} has {player.lp} LP)"
-                self.destroy(card.key, f"is destroyed: its maintenance cost of {amount} LP {why} (rulings/维持cost/1)")
+                why = (
+                    "is not paid"
+                    if card.key in unpaid
+                    else f"cannot be paid ({player.name} has {player.lp} LP)"
+                )
+                self.destroy(
+                    card.key, f"is destroyed: its maintenance cost of {amount} LP {why} (rulings/维持cost/1)"
+                )
                 continue
             player.lp -= amount
-            self.say(f"   maintenance: {player.name} pays {amount} LP to keep 「{card.key}」 → LP {player.lp}")
+            self.say(
+                f"   maintenance: {player.name} pays {amount} LP to keep 「{card.key}」 → LP {player.lp}"
+            )
             self.check_lp()
 
     def end_turn(self) -> None:
@@ -180,7 +188,7 @@ class Duel(State):
                 if face_up
                 else f"{card.controller} sets 「{key}」"
             )
-        self.timeline.record("summoned" if face_up else "set", key)
+        self.record("summoned" if face_up else "set", key)
         self.check_replay()
 
     def flip_summon(self, key: str) -> None:
@@ -194,8 +202,8 @@ class Duel(State):
             card.face_up, card.position = True, "attack"
             card.placed_turn = self.turn.number  # flip summoned: no change of position this turn
             self.start_applying(card)
-        self.timeline.record("flip_summoned", key)
-        self.timeline.record("flipped_face_up", key)
+        self.record("flip_summoned", key)
+        self.record("flipped_face_up", key)
         self.check_replay()
 
     def change_position_by_choice(self, key: str) -> None:
@@ -217,7 +225,7 @@ class Duel(State):
         self.open_window()
         self.move(key, zone, f"is set by {card.controller}", face_up=False)
         card.placed_turn = self.turn.number
-        self.timeline.record("set", key)
+        self.record("set", key)
 
     def negate_effects_of(self, key: str) -> None:
         with self._recomputed(f"「{key}」's effects are negated: what applies is recomputed"):
@@ -245,7 +253,11 @@ class Duel(State):
         card = self.card(key)
         chosen = self._effect(card, effect)
         player = player or card.controller
-        if card.spec.kind != MONSTER and card.zone not in ("hand", "spelltrap", "field") and chosen.zone != "gy":
+        if (
+            card.spec.kind != MONSTER
+            and card.zone not in ("hand", "spelltrap", "field")
+            and chosen.zone != "gy"
+        ):
             raise rules.illegal(
                 f"「{key}」 is in the {card.zone}: a spell or trap is activated from the hand or the field, "
                 "or in the GY by an effect that says so",
@@ -282,7 +294,7 @@ class Duel(State):
         self.chain.append(link)
         aimed = f" targeting {', '.join('「' + t + '」' for t in targets or [])}" if targets else ""
         self.say(f"chain link {link.number}: {player} activates 「{key}」{aimed} (spell speed {speed})")
-        self.timeline.record("activated", key)
+        self.record("activated", key)
         return link
 
     def _check_targets(self, targets: list[str]) -> None:
@@ -372,6 +384,10 @@ class Duel(State):
             )
 
     def _pay_costs(self, card: Card, effect: Effect, player: str) -> None:
+        with self.timeline.caused("cost", card.key, player):
+            self._pay_each_cost(card, effect, player)
+
+    def _pay_each_cost(self, card: Card, effect: Effect, player: str) -> None:
         for cost in effect.cost:
             if "pay_lp" in cost:
                 amount = int(cost["pay_lp"])
@@ -401,7 +417,8 @@ class Duel(State):
         while self.chain:
             link = self.chain.pop()
             self.timeline.next_moment()  # each link is a new moment, even one that changes nothing
-            self._resolve_link(link)
+            with self.timeline.caused("effect", link.card, link.player):
+                self._resolve_link(link)
             if self.winner:
                 self.say("   the duel is over: the rest of the chain does not resolve")
                 self.chain.clear()
@@ -454,7 +471,12 @@ class Duel(State):
             elif card.spec.kind != MONSTER and card.on_field:
                 self._aftermath(card, "is sent to the GY (its activation was negated)")
             return
-        if card.spec.kind != MONSTER and card.spec.continuous and not card.on_field and link.effect.zone != "gy":
+        if (
+            card.spec.kind != MONSTER
+            and card.spec.continuous
+            and not card.on_field
+            and link.effect.zone != "gy"
+        ):
             self.say(
                 f"{head} the card has left the field before its link resolved: its effect does not apply"
             )
@@ -529,7 +551,7 @@ class Duel(State):
                 if old != new:
                     self.say(f"   「{key}」 {stat.upper()} {old} → {new}: {why}")
                     if not arrived:
-                        self.timeline.record(f"{stat}_changed", key)
+                        self.record(f"{stat}_changed", key)
 
     @contextmanager
     def _recomputed(self, why: str) -> Iterator[None]:
@@ -567,7 +589,7 @@ class Duel(State):
         """A spell or trap's own trip to the GY once its link is done: recorded, but
         not a later moment, so it never makes a trigger miss its timing."""
         self.move(card.key, "gy", reason)
-        self.timeline.record("sent_to_gy", card.key, aftermath=True)
+        self.record("sent_to_gy", card.key, aftermath=True)
 
     # --- what effects do ----------------------------------------------------------------
 
@@ -681,4 +703,5 @@ class Duel(State):
             "resolved": self.resolved,
             "turn": self.turn.number,
             "phase": self.turn.phase,
+            "events": [event.as_dict() for event in self.timeline.events],
         }

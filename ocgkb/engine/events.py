@@ -12,7 +12,21 @@ not a later moment.
 
 from __future__ import annotations
 
+import contextlib
+from collections.abc import Iterator
 from dataclasses import dataclass, field
+
+# What made an event happen: a card's effect, a cost, a battle, a player's own
+# action (a summon, an attack), or the rules themselves (an equip losing its
+# monster, a banished card coming back).
+CAUSES = ("effect", "cost", "battle", "action", "rule")
+
+
+@dataclass(frozen=True)
+class Cause:
+    kind: str = "rule"  # one of CAUSES
+    by: str | None = None  # the card whose effect or cost it was
+    player: str | None = None  # the player who activated it, paid it or acted
 
 
 @dataclass(frozen=True)
@@ -21,20 +35,43 @@ class Event:
     subject: str  # the card key, or the player
     moment: int
     aftermath: bool = False  # a spell or trap's own trip to the GY after its link resolved
+    origin: str | None = None  # the zone a card moved from, for events that move one
+    cause: Cause = Cause()
+
+    def as_dict(self) -> dict:
+        return {
+            "event": self.name,
+            "card": self.subject,
+            "from": self.origin,
+            "cause": self.cause.kind,
+            "by": self.cause.by,
+            "player": self.cause.player,
+        }
 
 
 @dataclass
 class Timeline:
     events: list[Event] = field(default_factory=list)
     moment: int = 0
+    cause: Cause = Cause()  # what is making things happen now
+
+    @contextlib.contextmanager
+    def caused(self, kind: str, by: str | None = None, player: str | None = None) -> Iterator[None]:
+        """Everything recorded inside happened by this cause (the innermost wins:
+        an effect resolving during a player's action is the effect's doing)."""
+        outer, self.cause = self.cause, Cause(kind, by, player)
+        try:
+            yield
+        finally:
+            self.cause = outer
 
     def next_moment(self) -> int:
         """Something new happens: later events are after everything recorded so far."""
         self.moment += 1
         return self.moment
 
-    def record(self, name: str, subject: str, aftermath: bool = False) -> Event:
-        event = Event(name, subject, self.moment, aftermath)
+    def record(self, name: str, subject: str, aftermath: bool = False, origin: str | None = None) -> Event:
+        event = Event(name, subject, self.moment, aftermath, origin, self.cause)
         self.events.append(event)
         return event
 

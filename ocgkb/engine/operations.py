@@ -57,7 +57,7 @@ def modify(duel: State, source: Card, key: str, op: dict) -> None:
         target.modifiers.append(mod)
         after = stats.value(duel, key, stat)
         duel.say(f"   「{key}」 {stat.upper()} {before} → {after}: {mod.describe()} by 「{source.key}」")
-        duel.timeline.record(f"{stat}_changed", key)
+        duel.record(f"{stat}_changed", key)
 
 
 def negate_effects_of(duel: State, key: str) -> None:
@@ -141,7 +141,7 @@ def _negate_activation(
     below = _link_below(duel, link)
     below.activation_negated = True
     below.set_again = bool(op.get("set_again"))
-    duel.timeline.record("negated", below.card)
+    duel.record("negated", below.card)
     again = ": the card will be set face-down again" if below.set_again else ""
     duel.say(f"   the activation of 「{below.card}」 (link {below.number}) is negated{again}")
 
@@ -149,7 +149,7 @@ def _negate_activation(
 def _negate_effect(duel: State, source: Card, op: dict, chosen: list[str], link: ChainLink | None) -> None:
     below = _link_below(duel, link)
     below.effect_negated = True
-    duel.timeline.record("negated", below.card)
+    duel.record("negated", below.card)
     duel.say(f"   the effect of 「{below.card}」 (link {below.number}) is negated")
 
 

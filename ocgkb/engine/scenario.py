@@ -39,6 +39,7 @@ import yaml
 from ocgkb import OcgkbError, yamlio
 from ocgkb.engine import Duel, EngineError, IllegalActionError
 from ocgkb.engine.cards import ScenarioCardError, parse_card
+from ocgkb.engine.events import CAUSES
 from ocgkb.engine.rules import DAMAGE_STEP, PHASES
 from ocgkb.files import UnsafePathError, read_at_most
 
@@ -49,8 +50,22 @@ MAX_DEPTH = 24
 MAX_NODES = 20_000  # after aliases are expanded
 TOP_FIELDS = frozenset({"title", "replays", "quote", "cards", "start", "actions", "expect"})
 EXPECT_FIELDS = frozenset(
-    {"cards", "lp", "winner", "replay", "missed", "resolved", "turn", "phase", "hand", "deck", "pending"}
+    {
+        "cards",
+        "lp",
+        "winner",
+        "replay",
+        "missed",
+        "resolved",
+        "turn",
+        "phase",
+        "hand",
+        "deck",
+        "pending",
+        "events",
+    }
 )
+EVENT_FIELDS = frozenset({"event", "card", "from", "cause", "by", "player"})
 CARD_STATE = frozenset({"zone", "atk", "def", "level", "controller", "face_up", "position"})
 
 
@@ -316,6 +331,7 @@ def check_expectation(path: Path, name: str, expect: dict) -> None:
         ("missed", list, "a list of cards"),
         ("resolved", list, "a list of cards"),
         ("pending", list, "a list of cards"),
+        ("events", list, "a list of events, each a mapping of event, card, from, cause, by, player"),
     ):
         if field_name in expect:
             _expect_type(path, f"{name}.{field_name}", expect[field_name], kind, what)
@@ -332,6 +348,20 @@ def check_expectation(path: Path, name: str, expect: dict) -> None:
                 raise ScenarioError(f"{where}.{counted}.{player}: {number!r} is not a count (0 or more)")
     if expect.get("winner") not in (None, "A", "B", "draw"):
         raise ScenarioError(f"{where}.winner: {expect['winner']!r} is not A, B or draw")
+    for i, wanted in enumerate(expect.get("events") or [], 1):
+        _expect_type(
+            path, f"{name}.events[{i}]", wanted, dict, "a mapping of event, card, from, cause, by, player"
+        )
+        extra = set(map(str, wanted)) - EVENT_FIELDS
+        if extra or "event" not in wanted:
+            raise ScenarioError(
+                f"{where}.events[{i}]: needs `event`, takes only {', '.join(sorted(EVENT_FIELDS))}"
+                + (f" (unknown: {', '.join(sorted(extra))})" if extra else "")
+            )
+        if wanted.get("cause") not in (None, *CAUSES):
+            raise ScenarioError(
+                f"{where}.events[{i}].cause: {wanted['cause']!r} is not one of {', '.join(CAUSES)}"
+            )
 
 
 def _count(value: Any) -> bool:
@@ -370,6 +400,15 @@ def replay(scenario: Scenario) -> Replay:
     return Replay(scenario, log, state, mismatches)
 
 
+def _actor(duel: Duel, action: dict, verb: str) -> str:
+    """Who takes an action: the player it names, else the controller of the card it
+    names, else the turn player."""
+    if action.get("player") in PLAYERS:
+        return str(action["player"])
+    card = duel.cards.get(str(action.get(verb)))
+    return card.controller if card is not None else duel.turn_player
+
+
 def _play_step(duel: Duel, action: Any, step: str, number: int) -> list[str]:
     """One action: performed, or refused as the file says it must be; a checkpoint
     (`- expect: {…}`) compares the state at that point."""
@@ -379,7 +418,8 @@ def _play_step(duel: Duel, action: Any, step: str, number: int) -> list[str]:
     verb = _check_action(action, step)
     refused = _refusal(action.get("expect_error"), step)
     try:
-        ACTIONS[verb](duel, action, step)
+        with duel.timeline.caused("action", None, _actor(duel, action, verb)):
+            ACTIONS[verb](duel, action, step)
     except IllegalActionError as exc:
         if refused is None:
             # An action the rules refuse (a chain too slow, an attack that cannot
@@ -679,6 +719,10 @@ def _compare(expect: dict[str, Any], state: dict[str, Any]) -> list[str]:
         out.append(
             f"pending triggers: the text says {expect['pending']}, the replay gives {state['pending']}"
         )
+    for wanted in expect.get("events") or []:
+        # An event the text states happened, with the circumstances it names.
+        if not any(all(have.get(k) == v for k, v in wanted.items()) for have in state["events"]):
+            out.append(f"event: the text says {wanted}, the replay records none such")
     for name in ("turn", "phase"):
         if name in expect and expect[name] != state[name]:
             out.append(f"{name}: the text says {expect[name]!r}, the replay gives {state[name]!r}")

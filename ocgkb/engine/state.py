@@ -14,13 +14,28 @@ from dataclasses import dataclass, field
 
 from .cards import MONSTER, SPELL, TRAP, CardSpec, Effect
 from .errors import EngineError, IllegalActionError
-from .events import Timeline
+from .events import Event, Timeline
 from .modifiers import CONTINUOUS, Modifier
 
 FIELD_ZONES = ("monster", "spelltrap", "field")
 # "gone": a token that has left the field (it disappears, rulings/衍生物/3), or is not yet made.
 ZONES = ("hand", "deck", "extra", "monster", "spelltrap", "field", "gy", "banished", "gone")
 MONSTER_ZONES = 5
+# Events that move a card: they record the zone it came from.
+MOVING_EVENTS = frozenset(
+    {
+        "summoned",
+        "set",
+        "special_summoned",
+        "destroyed",
+        "destroyed_by_battle",
+        "sent_to_gy",
+        "tributed",
+        "returned_to_hand",
+        "banished",
+        "left_field",
+    }
+)
 SPELL_TRAP_ZONES = 5
 
 
@@ -44,6 +59,7 @@ class Card:
     attacked: bool = False
     placed_turn: int | None = None  # the turn it was set or summoned in this situation
     position_changed_turn: int | None = None
+    came_from: str | None = None  # the zone it was in before its last move
     set_again_turn: int | None = None  # the turn its activation was negated and it was set again
     chosen_position_turn: int | None = None  # the turn its player last changed its position by choice
     applying: bool = False  # a face-up continuous card whose effect has started to apply
@@ -138,6 +154,16 @@ class State:
     def turn_player(self) -> str:
         return self.turn.player
 
+    def record(self, name: str, subject: str, aftermath: bool = False) -> Event:
+        """An event, with its circumstances: the timeline's current cause, and for an
+        event that moves a card, the zone it came from."""
+        card = self.cards.get(subject)
+        origin = card.came_from if card is not None and name in MOVING_EVENTS else None
+        if aftermath:  # a spell or trap's own trip to the GY is the rules', not its effect's
+            with self.timeline.caused("rule"):
+                return self.timeline.record(name, subject, aftermath, origin)
+        return self.timeline.record(name, subject, aftermath, origin)
+
     def put(
         self,
         key: str,
@@ -220,6 +246,7 @@ class State:
             card.controller = controller
         if len(self.monsters(card.controller)) >= MONSTER_ZONES and card.zone != "monster":
             raise IllegalActionError(f"{card.controller}'s monster zones are full", code="zones_full")
+        card.came_from = card.zone
         card.zone, card.position, card.face_up = "monster", position, face_up
         card.modifiers = []
         card.placed_turn = self.turn.number
@@ -238,7 +265,7 @@ class State:
     def special_summon(self, key: str, position: str = "attack", controller: str | None = None) -> None:
         card = self.to_monster_zone(key, position, True, controller)
         self.say(f"「{key}」 is special summoned to {card.controller}'s field ({position})")
-        self.timeline.record("special_summoned", key)
+        self.record("special_summoned", key)
 
     def move(self, key: str, zone: str, reason: str, face_up: bool | None = None) -> None:
         """The one way a card changes place. Leaving the field: its continuous effects
@@ -247,7 +274,7 @@ class State:
         if zone not in ZONES:
             raise EngineError(f"unknown zone {zone!r}")
         card = self.card(key)
-        was_on_field = card.on_field
+        was_on_field, card.came_from = card.on_field, card.zone
         if card.spec.token and zone not in FIELD_ZONES:
             zone, reason = "gone", reason + ": a token leaving the field disappears (rulings/衍生物/3)"
         card.zone = zone
@@ -256,7 +283,7 @@ class State:
         card.controller, card.control_returns_to = card.owner, None
         self.say(f"「{key}」 {reason}")
         if was_on_field and not card.on_field:
-            self.timeline.record("left_field", key)
+            self.record("left_field", key)
             self._leave_field(card)
         elif card.on_field and not was_on_field and card.face_up and card.spec.kind == MONSTER:
             self.start_applying(card)
@@ -290,9 +317,9 @@ class State:
         if not card.on_field:
             raise IllegalActionError(f"「{key}」 is not on the field and cannot be destroyed")
         self.move(key, "gy", reason)
-        self.timeline.record("destroyed", key)
+        self.record("destroyed", key)
         if not card.spec.token:  # a token is never sent to the GY (§4.2.2.3/6)
-            self.timeline.record("sent_to_gy", key)
+            self.record("sent_to_gy", key)
 
     def send_to_gy(self, key: str, reason: str = "is sent to the GY") -> None:
         if self.card(key).zone == "gy":
@@ -302,7 +329,7 @@ class State:
                 f"illegal: 「{key}」 is a token: it cannot be sent to the GY (§4.2.2.3/6)", code="token"
             )
         self.move(key, "gy", reason)
-        self.timeline.record("sent_to_gy", key)
+        self.record("sent_to_gy", key)
 
     def tribute(self, key: str, reason: str = "is tributed") -> None:
         """Tributed: sent from the field to the GY (§3.2.2.1.1.1/1); a token is not,
@@ -311,13 +338,13 @@ class State:
             self.move(key, "gone", reason)
         else:
             self.send_to_gy(key, reason)
-        self.timeline.record("tributed", key)
+        self.record("tributed", key)
 
     def return_to_hand(self, key: str, reason: str = "is returned to the hand") -> None:
         if self.card(key).zone == "hand":
             return
         self.move(key, "hand", reason)
-        self.timeline.record("returned_to_hand", key)
+        self.record("returned_to_hand", key)
 
     def banish(self, key: str, reason: str = "is banished", until: str | None = None) -> None:
         """Banished for good, or (`until: end_phase`) until the End Phase, when it
@@ -329,7 +356,7 @@ class State:
         self.move(key, "banished", reason + (" until the End Phase" if until == "end_phase" else ""))
         card.returns_at_end_phase = until == "end_phase"
         card.returns_to = controller if until == "end_phase" else None
-        self.timeline.record("banished", key)
+        self.record("banished", key)
 
     def flip_face_down(self, key: str) -> None:
         card = self.card(key)
@@ -346,7 +373,7 @@ class State:
         if card.applying:
             self._lift_locks_of(card)
         card.applying = False
-        self.timeline.record("flipped_face_down", key)
+        self.record("flipped_face_down", key)
         # §4.3.3.10/2: a face-down monster is no longer the target of a continuous card.
         for other in self.cards.values():
             other.chosen = [(k, place) for k, place in other.chosen if k != key]
@@ -359,7 +386,7 @@ class State:
             return
         card.face_up = True
         self.say(f"「{key}」 is turned face-up ({card.position} position)")
-        self.timeline.record("flipped_face_up", key)
+        self.record("flipped_face_up", key)
         self.start_applying(card)
 
     def set_again(self, key: str) -> None:
@@ -370,7 +397,7 @@ class State:
         card.face_up, card.applying, card.chosen = False, False, []
         card.placed_turn = card.set_again_turn = self.turn.number
         self.say(f"「{key}」 is set face-down again instead of going to the GY")
-        self.timeline.record("set", key)
+        self.record("set", key)
 
     def take_control(self, key: str, player: str, until: str | None = None) -> None:
         """`player` takes control of a monster: it moves to their monster zone, its owner
@@ -389,7 +416,7 @@ class State:
             f"   {player} takes control of 「{key}」 (owner {card.owner})"
             + (" until the End Phase" if until else "")
         )
-        self.timeline.record("control_changed", key)
+        self.record("control_changed", key)
 
     def create_token(self, name: str, controller: str) -> str:
         """A new token, not yet on the field: its key is its name, numbered after the first."""
@@ -408,7 +435,7 @@ class State:
         card.position = "defense" if card.position == "attack" else "attack"
         card.position_changed_turn = self.turn.number
         self.say(f"「{key}」 changes to {card.position} position")
-        self.timeline.record("position_changed", key)
+        self.record("position_changed", key)
         if not card.face_up:
             self.flip_face_up(key)
 
@@ -419,7 +446,9 @@ class State:
             if ending:
                 card.modifiers = [m for m in card.modifiers if m not in ending]
                 sources = ", ".join(dict.fromkeys(f"「{m.source}」" for m in ending))
-                self.say(f"   the change {sources} made to 「{card.key}」 ends ({ending[0].lasts.replace('_', ' ')})")
+                self.say(
+                    f"   the change {sources} made to 「{card.key}」 ends ({ending[0].lasts.replace('_', ' ')})"
+                )
 
     def require_room(self, player: str, zone: str) -> None:
         used = sum(1 for c in self.cards.values() if c.zone == zone and c.controller == player)
@@ -442,7 +471,7 @@ class State:
             p = self.players[player]
             p.lp = max(0, p.lp - amount)  # §1.4.1: LP never goes below 0
             self.say(f"   {player} takes {amount} {how} → LP {p.lp}")
-            self.timeline.record(event, player)
+            self.record(event, player)
         self.check_lp()
 
     def check_lp(self) -> None:
@@ -469,7 +498,7 @@ class State:
         p.deck -= count
         p.hand_drawn += count
         self.say(f"   {player} draws {count}")
-        self.timeline.record("drew", player)
+        self.record("drew", player)
 
     def hand_size(self, player: str) -> int:
         """The cards in a player's hand: those the situation names and those drawn."""
