@@ -215,6 +215,16 @@ def _calculate_now(duel: State, attack: Attack) -> None:
         _attack_position(duel, attack, a, stats.atk(duel, defender.key))
     else:
         _defense_position(duel, attack, a, stats.defense(duel, defender.key))
+    _spare_indestructible(duel, attack)
+
+
+def _spare_indestructible(duel: State, attack: Attack) -> None:
+    """A monster that cannot be destroyed by battle is not: it stays on the field,
+    and the battle damage calculated stands (masterrule/79)."""
+    for key in list(attack.destroyed):
+        if stats.indestructible(duel, key, "battle"):
+            attack.destroyed.remove(key)
+            duel.say(f"   「{key}」 cannot be destroyed by battle: it stays on the field (masterrule/79)")
 
 
 def _attack_position(duel: State, attack: Attack, a: int, d: int) -> None:

@@ -30,6 +30,8 @@ EFFECT_FIELDS = frozenset(
         "text",
         "damage_step",
         "from",
+        "indestructible",
+        "once_per_turn",
     }
 )
 # What a card may say about itself (anything else is a malformed file, never ignored).
@@ -124,6 +126,10 @@ class Effect:
     order: str = "simultaneous"
     damage_step: str | None = None  # the damage-step timing it is activated at (伤害计算时)
     zone: str | None = None  # `from: gy`: activated while its card is in the GY (None: as its kind says)
+    # A continuous property (不会被战斗/效果破坏, §4.3.3.4.3): "battle", "effect" or "both".
+    indestructible: str | None = None
+    # 1回合1次: True for this card's effect, "name" for every card with this name.
+    once_per_turn: bool | str = False
 
 
 @dataclass
@@ -283,7 +289,29 @@ def _parse_effect(name: str, kind: str, card_type: str, data: Any) -> Effect:
         order=_order(name, data),
         damage_step=damage_step,
         zone=data.get("from"),
+        indestructible=_indestructible(name, effect_type, data.get("indestructible")),
+        once_per_turn=_once_per_turn(name, effect_type, data.get("once_per_turn", False)),
     )
+
+
+def _indestructible(name: str, effect_type: str, value: Any) -> str | None:
+    """`indestructible: battle|effect|both` on a monster's continuous effect."""
+    if value is None:
+        return None
+    if value not in ("battle", "effect", "both") or effect_type != "continuous":
+        raise ScenarioCardError(
+            f"card {name!r}: indestructible is battle, effect or both, on a continuous effect, not {value!r}"
+        )
+    return str(value)
+
+
+def _once_per_turn(name: str, effect_type: str, value: Any) -> bool | str:
+    """`once_per_turn: true` (this card's effect) or `name` (every card of this name)."""
+    if value not in (True, False, "name") or (value and effect_type == "continuous"):
+        raise ScenarioCardError(
+            f"card {name!r}: once_per_turn is true or name, on an activated effect, not {value!r}"
+        )
+    return "name" if value == "name" else bool(value)
 
 
 def _check_operation(name: str, op: Any, operations: dict, fields: dict) -> None:

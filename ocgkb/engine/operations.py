@@ -76,6 +76,10 @@ def negate_effects_of(duel: State, key: str) -> None:
 def _destroy(duel: State, source: Card, op: dict, chosen: list[str], link: ChainLink | None) -> None:
     for key in chosen:
         destroyed = duel.card(key).on_field
+        if destroyed and stats.indestructible(duel, key, "effect"):
+            # Not destroyed, so a "destroy and banish" banishes nothing either (§4.3.3.4.1/5).
+            duel.say(f"   「{key}」 cannot be destroyed by effects: it stays (masterrule/79)")
+            destroyed = False
         if destroyed:
             duel.destroy(key, f"is destroyed by 「{source.key}」")
         duel.destroyed_now[key] = destroyed

@@ -31,6 +31,7 @@ __all__ = [
     "atk",
     "current_value",
     "defense",
+    "indestructible",
     "is_negated",
     "level",
     "lock_on",
@@ -169,3 +170,16 @@ def is_negated(state: State, card: Card, seen: frozenset[str] = frozenset()) -> 
     if card.effects_negated and card.on_field:
         return True
     return lock_on(state, card, seen) is not None
+
+
+def indestructible(state: State, key: str, by: str) -> bool:
+    """Whether the card cannot be destroyed `by` "battle" or "effect" now (§4.3.3.4.3,
+    masterrule/79): its own continuous property applies only while it is face-up on
+    the field and its effects are not negated (a lock makes it destructible again)."""
+    card = state.card(key)
+    if not (card.zone == "monster" and card.face_up and card.applying):
+        return False
+    kinds = {e.indestructible for e in continuous_effects(card)}
+    if not kinds & {by, "both"}:
+        return False
+    return not is_negated(state, card)
