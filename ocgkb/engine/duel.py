@@ -265,6 +265,7 @@ class Duel(State):
                 "wrong_zone",
             )
         rules.check_activation(self, card, chosen, player)
+        rules.check_once_per_turn(self, card, chosen, effect, player)
         speed = card.spec.speed(chosen)
         self._check_chain(key, chosen, player, speed)
         if chosen.event:
@@ -275,6 +276,7 @@ class Duel(State):
         if card.spec.kind != MONSTER and card.zone == "hand" and card.spec.type != "field":
             self.require_room(player, "spelltrap")
         self._pay_costs(card, chosen, player)
+        rules.mark_once_per_turn(self, card, chosen, effect, player)
         if card.spec.kind != MONSTER and card.zone in ("hand", "deck"):
             self.move(
                 key, "field" if card.spec.type == "field" else "spelltrap", "is placed on the field face-up"

@@ -234,6 +234,31 @@ def check_activation(duel: State, card: Card, effect: Effect, player: str) -> No
     _check_during(duel, card, effect)
 
 
+def check_once_per_turn(duel: State, card: Card, effect: Effect, number: int, player: str) -> None:
+    """1回合1次: this card's effect once per turn, again only once the card has left the
+    field or been turned face-down (§5.1/6); by card name, once per turn for the player
+    whichever copy (§5.1/7). A negated activation still counts (§5.1/3)."""
+    if effect.once_per_turn == "name":
+        if duel.used_names.get((player, card.spec.name, number)) == duel.turn.number:
+            raise illegal(
+                f"the effect of 「{card.spec.name}」 can be used only once per turn, and {player} has used it",
+                "§5.1/7",
+                "once_per_turn",
+            )
+    elif effect.once_per_turn and card.used_effects.get(number) == duel.turn.number:
+        raise illegal(
+            f"「{card.key}」's effect can be used only once per turn, and it was this turn", "§5.1/6", "once_per_turn"
+        )
+
+
+def mark_once_per_turn(duel: State, card: Card, effect: Effect, number: int, player: str) -> None:
+    """The activation counts from now on, even if it is negated later (§5.1/3)."""
+    if effect.once_per_turn == "name":
+        duel.used_names[(player, card.spec.name, number)] = duel.turn.number
+    elif effect.once_per_turn:
+        card.used_effects[number] = duel.turn.number
+
+
 def check_zone(card: Card, effect: Effect) -> None:
     """An effect that says `from: gy` (在墓地存在的时候可以发动的效果, §4.2.1.1/4) is activated
     only while its card is in the GY."""

@@ -62,6 +62,9 @@ class Card:
     came_from: str | None = None  # the zone it was in before its last move
     set_again_turn: int | None = None  # the turn its activation was negated and it was set again
     chosen_position_turn: int | None = None  # the turn its player last changed its position by choice
+    # 1回合1次 (`once_per_turn: true`): effect number → the turn it was activated; forgotten
+    # when the card moves or is turned face-down, as it is then a new card (§5.1/6).
+    used_effects: dict[int, int] = field(default_factory=dict)
     applying: bool = False  # a face-up continuous card whose effect has started to apply
     since: int = 0  # when it last arrived face-up on the field or started applying (stats.py orders by it)
     chosen: list[tuple[str, str]] = field(
@@ -145,6 +148,8 @@ class State:
         self.resolved: list[str] = []  # cards in the order their chain links resolved
         self._order = 0
         self.window_start = 0  # index of the first event the open window responds to (§6.3.4.2/4)
+        # 「卡名」的这个效果1回合只能使用1次: (player, card name, effect number) → turn (§5.1/7).
+        self.used_names: dict[tuple[str, str, int], int] = {}
         self.destroyed_now: dict[str, bool] = {}  # whether the resolving effect's destroy destroyed each card
         # The damage step has reached its end, but what lasts until then still applies
         # until all activations and resolutions there are done (§6.3.4.3.5/3).
@@ -247,6 +252,8 @@ class State:
         if len(self.monsters(card.controller)) >= MONSTER_ZONES and card.zone != "monster":
             raise IllegalActionError(f"{card.controller}'s monster zones are full", code="zones_full")
         card.came_from = card.zone
+        if card.zone != "monster":
+            card.used_effects = {}  # arriving on the field, it is a new card (§5.1/6)
         card.zone, card.position, card.face_up = "monster", position, face_up
         card.modifiers = []
         card.placed_turn = self.turn.number
@@ -277,6 +284,8 @@ class State:
         was_on_field, card.came_from = card.on_field, card.zone
         if card.spec.token and zone not in FIELD_ZONES:
             zone, reason = "gone", reason + ": a token leaving the field disappears (rulings/衍生物/3)"
+        if zone != card.zone:
+            card.used_effects = {}
         card.zone = zone
         card.face_up = face_up if face_up is not None else (zone != "banished" or card.face_up)
         card.modifiers, card.effects_negated, card.equipped_to, card.chosen = [], False, None, []
@@ -364,7 +373,7 @@ class State:
             raise IllegalActionError(
                 f"illegal: 「{key}」 is a token and cannot be turned face-down (§4.3.3.10/5)", code="token"
             )
-        card.face_up, card.position = False, "defense"
+        card.face_up, card.position, card.used_effects = False, "defense", {}
         if card.modifiers:
             self.say(f"「{key}」 is turned face-down: the effects applied to it no longer apply (§4.3.3.10)")
         else:
