@@ -28,7 +28,13 @@ def declare_attack(duel: State, attacker: str, target: str | None) -> None:
         )
         duel.battle = None
     if duel.battle is not None:
-        raise IllegalActionError(f"「{duel.battle.attacker}」's attack is still under way")
+        # The next attack is declared in the battle step, once this one's damage step is over.
+        raise rules.illegal(
+            f"「{duel.battle.attacker}」's attack is still under way: the next attack is declared "
+            "in the battle step after its damage step",
+            "§6.3.4.3.5/4",
+            "attack_under_way",
+        )
     if card.zone != "monster" or not card.face_up or card.position != "attack":
         raise IllegalActionError(
             f"「{attacker}」 is not a face-up attack-position monster and cannot attack (§6.3.4.2/3)",

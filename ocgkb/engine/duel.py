@@ -261,7 +261,9 @@ class Duel(State):
             raise rules.illegal(
                 f"「{key}」 is in the {card.zone}: a spell or trap is activated from the hand or the field, "
                 "or in the GY by an effect that says so",
-                "§4.2.1.1/4",
+                # Card activation turns it face-up on the field (§4.2.1/2); in the GY only
+                # an effect that says so is activated (§4.2.1.1/4).
+                "§4.2.1/2, §4.2.1.1/4",
                 "wrong_zone",
             )
         rules.check_activation(self, card, chosen, player)
@@ -317,6 +319,7 @@ class Duel(State):
         # A spell or trap without a modelled effect can still be activated (卡的发动).
         effects = card.spec.effects or ([Effect(type="spell-trap")] if card.spec.kind != MONSTER else [])
         if number >= len(effects) or number < 0:
+            # No rule text fits: a card without that effect is a mistake of the file, not a rule.
             raise IllegalActionError(f"「{card.key}」 has no effect number {number + 1}")
         return effects[number]
 

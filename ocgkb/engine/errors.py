@@ -19,5 +19,11 @@ class IllegalActionError(EngineError):
         self.code = code
 
 
+def illegal(what: str, rule: str, code: str = "illegal") -> IllegalActionError:
+    """A refusal that names the passage refusing it, with a stable reason code.
+    Here, at the bottom, so that state.py's verbs can cite their passage too."""
+    return IllegalActionError(f"illegal: {what} ({rule})", code)
+
+
 class IllegalChainError(IllegalActionError):
     """A chain link the rules refuse: too slow, or out of its timing."""

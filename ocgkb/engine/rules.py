@@ -8,7 +8,7 @@ situations written before phases existed replay as they did. Each check raises I
 from __future__ import annotations
 
 from .cards import MONSTER, SPELL, TRAP, Effect
-from .errors import IllegalActionError
+from .errors import illegal
 from .state import Card, State, Turn
 from .stats import level as level_of
 
@@ -16,11 +16,6 @@ PHASES = ("draw", "standby", "main1", "battle", "main2", "end")
 MAIN_PHASES = ("main1", "main2")
 # The damage step's five timings, in order (§6.3.4.3/7).
 DAMAGE_STEP = ("start", "before_calculation", "calculation", "after_calculation", "end")
-
-
-def illegal(what: str, rule: str, code: str = "illegal") -> IllegalActionError:
-    """A refusal that names the passage refusing it, with a stable reason code."""
-    return IllegalActionError(f"illegal: {what} ({rule})", code)
 
 
 def check_phase_change(turn: Turn, phase: str) -> None:
@@ -247,7 +242,9 @@ def check_once_per_turn(duel: State, card: Card, effect: Effect, number: int, pl
             )
     elif effect.once_per_turn and card.used_effects.get(number) == duel.turn.number:
         raise illegal(
-            f"「{card.key}」's effect can be used only once per turn, and it was this turn", "§5.1/6", "once_per_turn"
+            f"「{card.key}」's effect can be used only once per turn, and it was this turn",
+            "§5.1/6",
+            "once_per_turn",
         )
 
 

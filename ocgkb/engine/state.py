@@ -13,7 +13,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 
 from .cards import MONSTER, SPELL, TRAP, CardSpec, Effect
-from .errors import EngineError, IllegalActionError
+from .errors import EngineError, IllegalActionError, illegal
 from .events import Event, Timeline
 from .modifiers import CONTINUOUS, Modifier
 
@@ -250,7 +250,9 @@ class State:
         if controller:
             card.controller = controller
         if len(self.monsters(card.controller)) >= MONSTER_ZONES and card.zone != "monster":
-            raise IllegalActionError(f"{card.controller}'s monster zones are full", code="zones_full")
+            raise illegal(
+                f"{card.controller}'s monster zones are full (5 zones)", "masterrule/18", "zones_full"
+            )
         card.came_from = card.zone
         if card.zone != "monster":
             card.used_effects = {}  # arriving on the field, it is a new card (§5.1/6)
@@ -462,7 +464,12 @@ class State:
     def require_room(self, player: str, zone: str) -> None:
         used = sum(1 for c in self.cards.values() if c.zone == zone and c.controller == player)
         if zone == "spelltrap" and used >= SPELL_TRAP_ZONES:
-            raise IllegalActionError(f"{player}'s spell & trap zones are full", code="zones_full")
+            # A spell is placed in the zone to be activated, so five cards there stop it too.
+            raise illegal(
+                f"{player}'s spell & trap zones are full: no spell or trap can be placed there to be activated or set",
+                "tournament/137",
+                "zones_full",
+            )
 
     # --- life points and the deck ----------------------------------------------------
 
