@@ -37,15 +37,28 @@ def kb_dir() -> Path:
     return _first_existing(_PACKAGE.parent / "kb", _PACKAGE / "_data" / "kb")
 
 
+def cache_dir() -> Path:
+    """The per-user cache folder of ocgkb."""
+    if sys.platform.startswith("linux"):  # the XDG rule platformdirs applies, without importing it
+        return Path(os.environ.get("XDG_CACHE_HOME") or Path.home() / ".cache") / "ocgkb"
+    from platformdirs import user_cache_dir
+
+    return Path(user_cache_dir("ocgkb"))
+
+
 def default_db_path() -> Path:
     """The built knowledge base: `OCGKB_DB`, else the per-user cache."""
     if env := os.environ.get("OCGKB_DB"):
         return Path(env)
-    if sys.platform.startswith("linux"):  # the XDG rule platformdirs applies, without importing it
-        return Path(os.environ.get("XDG_CACHE_HOME") or Path.home() / ".cache") / "ocgkb" / "ocgkb.sqlite"
-    from platformdirs import user_cache_dir
+    return cache_dir() / "ocgkb.sqlite"
 
-    return Path(user_cache_dir("ocgkb")) / "ocgkb.sqlite"
+
+def parts_dir() -> Path:
+    """Where a build keeps what it may reuse next time, by content hash
+    (`OCGKB_PARTS` overrides; by default beside the per-user knowledge base)."""
+    if env := os.environ.get("OCGKB_PARTS"):
+        return Path(env)
+    return cache_dir() / "parts"
 
 
 def remove_dead_builds(db_path: Path) -> None:

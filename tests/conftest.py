@@ -4,6 +4,7 @@ CLI runner pointed at it."""
 from __future__ import annotations
 
 import json
+import os
 import shutil
 import sqlite3
 from pathlib import Path
@@ -18,6 +19,19 @@ from ocgkb.store.database import KnowledgeBase
 ROOT = Path(__file__).resolve().parent.parent
 DATA = ROOT / "rulings_data"
 KB = ROOT / "kb"
+
+
+@pytest.fixture(scope="session", autouse=True)
+def _remembered_parts_in_the_session(tmp_path_factory):
+    """Builds in tests (subprocesses included) remember their segmentation in the
+    session's own folder, shared by every build of the run, never in the user's cache."""
+    before = os.environ.get("OCGKB_PARTS")
+    os.environ["OCGKB_PARTS"] = str(tmp_path_factory.mktemp("parts"))
+    yield
+    if before is None:
+        os.environ.pop("OCGKB_PARTS", None)
+    else:
+        os.environ["OCGKB_PARTS"] = before
 
 
 @pytest.fixture(scope="session")

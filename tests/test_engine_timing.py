@@ -306,7 +306,11 @@ def test_a_folder_replay_reports_every_file_and_exits_with_the_worst(tmp_path):
 def test_a_change_for_damage_calculation_only_is_refused_elsewhere_and_durations_are_checked():
     cards = {
         "mon": {"kind": "monster", "made_up": True, "atk": 100, "def": 100},
-        "calc": {"kind": "spell", "type": "quick-play", "effect": {"modify": "atk", "by": 500, "during": "damage_calculation"}},
+        "calc": {
+            "kind": "spell",
+            "type": "quick-play",
+            "effect": {"modify": "atk", "by": 500, "during": "damage_calculation"},
+        },
     }
     duel = duel_with(cards, mon=("A", "monster"), calc=("A", "hand"))
     with pytest.raises(IllegalActionError) as refused:

@@ -21,6 +21,7 @@ from pathlib import Path
 from ocgkb import BuildError, OntologyError, paths
 from ocgkb.build.card_index import CardAliases, CardIndex
 from ocgkb.build.mentions import CardMentions, collect_mentions
+from ocgkb.build.segments import RememberedSegmenter
 from ocgkb.build.write import Built, write
 from ocgkb.files import replaceable
 from ocgkb.sources import manifest as sources
@@ -204,12 +205,14 @@ def _twins(
 
 def _index(passages, search_text, titles, names: CardMentions, inputs: _Inputs, kb_dir: Path, report):
     """The indexed fields of every passage, and the segmentation vocabulary."""
-    segmenter = Segmenter([*inputs.concept_terms, *names.cards])
+    segmenter = RememberedSegmenter(Segmenter([*inputs.concept_terms, *names.cards]))
     cards_of: dict[str, list[str]] = defaultdict(list)
     for pid, name, _ in names.mentions:
         cards_of[pid].append(card_token(squash(inputs.normalize(name))))
     asked = load_questions(kb_dir, {p.id for p in passages}, report)
-    return _index_rows(passages, search_text, titles, segmenter, inputs.normalize, cards_of, asked)
+    indexed = _index_rows(passages, search_text, titles, segmenter, inputs.normalize, cards_of, asked)
+    segmenter.save()
+    return indexed
 
 
 def _write_in_place(db_path: Path, built: Built) -> None:
@@ -482,7 +485,7 @@ HEAD_LENGTH = 24  # a parent this short heads its children
 
 
 def _index_rows(
-    passages: list[Passage], search_text: dict[str, str], titles: dict[str, str], segmenter: Segmenter,
+    passages: list[Passage], search_text: dict[str, str], titles: dict[str, str], segmenter: RememberedSegmenter,
     normalize: Normalizer, cards_of: dict[str, list[str]], asked: dict[str, list[str]],
 ) -> tuple[list[dict], Counter]:  # fmt: skip
     """The four indexed fields of every passage, and the vocabulary with each

@@ -111,6 +111,11 @@ class Segmenter:
         self._extra = sorted({w for w in extra_words if has_cjk(w) and len(w) >= 2})
         self._cut: Callable[[str], Iterable[str]] | None = None
 
+    @property
+    def extra_words(self) -> list[str]:
+        """The words added to jieba's dictionary: with the code, what a text's words depend on."""
+        return self._extra
+
     def words(self, text: str) -> list[str]:
         if self._cut is None:
             import logging

@@ -1,0 +1,63 @@
+"""Segmentation remembered between builds: the same words, read back instead of
+cut again, and never trusted when the file is foreign or damaged."""
+
+import sqlite3
+
+from ocgkb.build.segments import RememberedSegmenter
+from ocgkb.text.tokenize import Segmenter
+
+TEXTS = ["怪兽的效果发动时，连锁发动陷阱卡", "cost不视为卡片效果", "伤害步骤中不能发动"]
+
+
+def test_a_second_build_reads_back_the_same_words(tmp_path):
+    first = RememberedSegmenter(Segmenter(["伤害步骤"]), tmp_path)
+    cut = [first.words(t) for t in TEXTS]
+    first.save()
+    second = RememberedSegmenter(Segmenter(["伤害步骤"]), tmp_path)
+    assert [second.words(t) for t in TEXTS] == cut and second.reused == len(TEXTS)
+    assert "伤害步骤" in cut[2]
+
+
+def test_other_dictionary_words_mean_another_file(tmp_path):
+    RememberedSegmenter(Segmenter(["伤害步骤"]), tmp_path).save()
+    one, other = (
+        RememberedSegmenter(Segmenter(["伤害步骤"]), tmp_path),
+        RememberedSegmenter(Segmenter(["连锁发动"]), tmp_path),
+    )
+    assert one.path != other.path
+
+
+def test_a_damaged_file_is_ignored(tmp_path):
+    remembered = RememberedSegmenter(Segmenter(), tmp_path)
+    remembered.path.write_text('{"怪兽的效果发动时": "not a list"', encoding="utf-8")
+    again = RememberedSegmenter(Segmenter(), tmp_path)
+    assert again.words(TEXTS[0]) == Segmenter().words(TEXTS[0]) and again.reused == 0
+
+
+def test_the_file_keeps_only_the_latest_build(tmp_path):
+    first = RememberedSegmenter(Segmenter(), tmp_path)
+    first.words("旧的文字内容")
+    first.save()
+    second = RememberedSegmenter(Segmenter(), tmp_path)
+    second.words(TEXTS[1])
+    second.save()
+    assert "旧的文字内容" not in second.path.read_text(encoding="utf-8")
+
+
+def test_a_rebuild_from_remembered_parts_is_the_same_knowledge_base(kb_path, tmp_path):
+    """The session's build saved its segmentation; a second build reads it back and
+    writes the same index."""
+    import os
+    from pathlib import Path
+
+    from ocgkb.build.pipeline import build
+
+    from conftest import DATA, KB
+
+    assert list(Path(os.environ["OCGKB_PARTS"]).glob("segments-*.json"))  # the session build saved its words
+    again = tmp_path / "again.sqlite"
+    build(again, DATA, KB)
+    a, b = sqlite3.connect(kb_path), sqlite3.connect(again)
+    for table in ("passage_fts", "vocabulary"):
+        query = f"SELECT * FROM {table} ORDER BY 1"
+        assert a.execute(query).fetchall() == b.execute(query).fetchall()
