@@ -10,15 +10,6 @@ from ocgkb import SourceError
 MANIFEST = "manifest.yaml"
 # The layout of the built database: a change means every knowledge base is rebuilt.
 SCHEMA_VERSION = "20"
-KB_FILES = (
-    "concepts.yaml",
-    "repairs.yaml",
-    "terms.yaml",
-    "synonyms.yaml",
-    "glossary.yaml",
-    "card_aliases.yaml",
-    "card_nicknames.yaml",
-)
 PARSERS = ("rulebook", "rulings", "article")
 
 
@@ -133,7 +124,8 @@ def sha256_bytes(data: bytes) -> str:
 def input_files(data_dir: Path, kb_dir: Path) -> list[Path]:
     """Every file a build reads: the corpus folder and the curated files."""
     files = sorted(p for p in data_dir.glob("*") if p.is_file()) if data_dir.is_dir() else []
-    files += [kb_dir / name for name in KB_FILES]
+    # Every curated file, found by listing kb/: a new one is an input without being declared.
+    files += sorted(p for p in kb_dir.glob("*.yaml") if p.is_file()) if kb_dir.is_dir() else []
     for folder in ("scenarios", "questions"):
         files += sorted((kb_dir / folder).glob("*.yaml")) if (kb_dir / folder).is_dir() else []
     return files
