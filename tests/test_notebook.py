@@ -9,7 +9,7 @@ from ocgkb.study.graph import build_graph
 
 from conftest import ROOT
 
-nbformat = pytest.importorskip("nbformat", reason="pip install '.[test]' for the notebook test")
+nbformat = pytest.importorskip("nbformat", reason="pip install '.[notebooks]' for the notebook test")
 nbclient = pytest.importorskip("nbclient")
 
 FIGURES = [
