@@ -359,7 +359,7 @@ def card(ctx, name, limit, as_json) -> None:
         return
     if not view["matches"]:
         hint = f"; did you mean {', '.join(view['suggestions'])}?" if view.get("suggestions") else ""
-        raise click.ClickException(f"no card is called anything like {name!r}{hint}")
+        raise click.ClickException(f"{view['message']}{hint}")
     from ocgkb.cli.render import render_card
 
     click.echo(render_card(view))

@@ -26,6 +26,7 @@ from collections.abc import Iterable
 from dataclasses import dataclass, field
 
 from ocgkb import UsageError
+from ocgkb.messages import no_such_card
 from ocgkb.query.plan import QueryError, QueryPlan, plan_query
 from ocgkb.store.database import IN_JSON, KnowledgeBase, json_values, like_literal
 from ocgkb.text.names import card_token
@@ -588,7 +589,7 @@ def _filter_sql(kb: KnowledgeBase, filters: Filters) -> tuple[str, list]:
 
         matches = find_cards(kb, filters.card, limit=1)
         if not matches:
-            raise QueryError(f"no card is called anything like {filters.card!r}")
+            raise QueryError(no_such_card(filters.card))
         clauses.append("p.id IN (SELECT passage_id FROM passage_cards WHERE card = ?)")
         params.append(matches[0].name)
     if filters.since or filters.until:

@@ -80,7 +80,7 @@ async def api_card(request: Request) -> JSON:
     query = params.text(request)
     view = card_view(kb, query, params.limit(request, 20, MOST_PASSAGES))
     if not view["matches"]:
-        return JSON({"error": f"no card is called anything like {query!r}", **view}, status_code=404)
+        return JSON({"error": view["message"], **view}, status_code=404)
     return JSON(view)
 
 
