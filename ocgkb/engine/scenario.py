@@ -528,12 +528,20 @@ def _card(duel: Duel, action: dict, name: str, step: str) -> str:
     return key
 
 
+def _cards_named(duel: Duel, action: dict, field_name: str, step: str) -> list[str]:
+    """The card or cards an action's field names (one, or a list), each a card of the scenario."""
+    raw = action.get(field_name) or []
+    keys = [str(k) for k in (raw if isinstance(raw, list) else [raw])]
+    for key in keys:
+        if key not in duel.cards:
+            what = "target" if field_name == "target" else "tribute"
+            raise ScenarioError(f"{step}: the {what} {key!r} is not a card of this scenario")
+    return keys
+
+
 def _activate(duel: Duel, action: dict, step: str) -> None:
-    raw = action.get("target") or []
-    targets = [str(t) for t in (raw if isinstance(raw, list) else [raw])]
+    targets = _cards_named(duel, action, "target", step)
     for t in targets:
-        if t not in duel.cards:
-            raise ScenarioError(f"{step}: the target {t!r} is not a card of this scenario")
         if duel.cards[t].zone in ("hand", "deck"):
             raise ScenarioError(f"{step}: the target {t!r} is not on the field or in a public zone")
     effect = action.get("effect", 1)
@@ -568,11 +576,7 @@ def _special_summon(duel: Duel, action: dict, step: str) -> None:
 
 
 def _tribute_summon(duel: Duel, action: dict, step: str) -> None:
-    raw = action.get("tributes") or []
-    tributes = [str(t) for t in (raw if isinstance(raw, list) else [raw])]
-    for t in tributes:
-        if t not in duel.cards:
-            raise ScenarioError(f"{step}: the tribute {t!r} is not a card of this scenario")
+    tributes = _cards_named(duel, action, "tributes", step)
     duel.tribute_summon(
         _card(duel, action, "tribute_summon", step), tributes, action.get("position", "attack")
     )
