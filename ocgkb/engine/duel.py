@@ -12,7 +12,7 @@ set off.
 
 from __future__ import annotations
 
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from typing import Any
 
@@ -191,12 +191,17 @@ class Duel(State):
         self.record("summoned" if face_up else "set", key)
         self.check_replay()
 
-    def flip_summon(self, key: str) -> None:
-        """A face-down monster is turned face-up in attack position by its controller."""
+    def _allowed(self, key: str, check: Callable[[State, Card], None]) -> Card:
+        """The card of an action the rules allow now; a window left open closes first."""
         self.require_not_over()
         card = self.card(key)
-        rules.check_flip_summon(self, card)
+        check(self, card)
         self.open_window()
+        return card
+
+    def flip_summon(self, key: str) -> None:
+        """A face-down monster is turned face-up in attack position by its controller."""
+        card = self._allowed(key, rules.check_flip_summon)
         self.say(f"{card.controller} flip summons 「{key}」")
         with self._recomputed(f"「{key}」 is face-up: what applies is recomputed"):
             card.face_up, card.position = True, "attack"
@@ -208,10 +213,7 @@ class Duel(State):
 
     def change_position_by_choice(self, key: str) -> None:
         """The turn player changes a face-up monster's position (rulings/玩家意志变更表示形式)."""
-        self.require_not_over()
-        card = self.card(key)
-        rules.check_position_change(self, card)
-        self.open_window()
+        card = self._allowed(key, rules.check_position_change)
         card.chosen_position_turn = self.turn.number
         self.change_position(key)
 

@@ -148,18 +148,15 @@ def check_position_change(duel: State, card: Card) -> None:
             f"{rule}/1",
             "wrong_phase",
         )
-    if card.placed_turn == duel.turn.number:
-        raise illegal(
-            f"「{card.key}」 was summoned or set this turn: its position cannot be changed",
-            f"{rule}/8",
-            "placed_this_turn",
-        )
-    if card.attacked:
-        raise illegal(
-            f"「{card.key}」 declared an attack this turn: its position cannot be changed",
-            f"{rule}/8",
-            "already_attacked",
-        )
+    moved_this_turn = (
+        (card.placed_turn == duel.turn.number, "was summoned or set", 8, "placed_this_turn"),
+        (card.attacked, "declared an attack", 8, "already_attacked"),
+    )
+    for refused, what, clause, code in moved_this_turn:
+        if refused:
+            raise illegal(
+                f"「{card.key}」 {what} this turn: its position cannot be changed", f"{rule}/{clause}", code
+            )
     if card.chosen_position_turn == duel.turn.number:
         raise illegal(
             f"「{card.key}」's position was already changed this turn", f"{rule}/6", "once_per_turn"
