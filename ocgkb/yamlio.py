@@ -1,6 +1,7 @@
 """YAML read safely and fast: libyaml's C parser when PyYAML was built with it
-(the pure-Python one spends seconds of every build on kb/). Import it inside
-functions: the query path never reads YAML."""
+(the pure-Python one spends seconds of every build on kb/). sources/ is on
+the query path too, so its readers import this inside their functions: a question's
+start-up never loads YAML (tests/test_cli.py checks what `ask` imports)."""
 
 from __future__ import annotations
 

@@ -2,7 +2,8 @@
 
 import pytest
 
-from ocgkb.text.names import NameRules, bracket_mentions
+from ocgkb.sources.curated import name_rules
+from ocgkb.text.names import bracket_mentions
 
 from conftest import KB, passage_at
 
@@ -71,7 +72,7 @@ def test_bare_card_names_are_found_in_the_wiki(db):
 
 
 def test_the_rule_on_hand_made_text():
-    rules = NameRules.load(KB, ["卷回"])
+    rules = name_rules(KB, ["卷回"])
     found = bracket_mentions("名字带有「光道」的怪兽，「卷回」，「○○」，「黑洞」，「剑斗兽」融合怪兽", rules)
     assert [(m.name, m.kind) for m in found] == [
         ("光道", "archetype"),
@@ -100,7 +101,7 @@ def test_a_term_that_names_a_card_is_the_card_where_a_card_is_used(db):
 
 
 def test_the_context_rule_on_hand_made_text():
-    rules = NameRules.load(KB).with_card_terms(lambda name: name in {"融合", "死者苏生"})
+    rules = name_rules(KB).with_card_terms(lambda name: name in {"融合", "死者苏生"})
     assert rules.card_terms == {"融合"}  # only a term can be read as a card by its context
 
     def kinds(text):

@@ -1,6 +1,7 @@
 """The search form: corrupted characters repaired, traditional folded, dots unified."""
 
-from ocgkb.text.normalize import Normalizer, load_repairs
+from ocgkb.sources.curated import repairs
+from ocgkb.text.normalize import Normalizer
 
 from conftest import KB, passage_at
 
@@ -14,14 +15,14 @@ def test_corrupted_characters_of_the_tournament_text_are_repaired_in_search_form
 
 
 def test_repairs_come_before_traditional_folding():
-    normalize = Normalizer(load_repairs(KB))
+    normalize = Normalizer(repairs(KB))
     assert normalize("基本鈳以，都鈈受") == "基本可以,都不受"  # OpenCC alone gives 钶 and 钚
     assert normalize("青眼白龍的攻擊") == "青眼白龙的攻击"
     assert normalize("ＡＴＫ•ｘ・y·z") == "atk·x·y·z"
 
 
 def test_every_repair_is_a_single_character():
-    for bad, good in load_repairs(KB).items():
+    for bad, good in repairs(KB).items():
         assert len(bad) == 1 and len(good) == 1
 
 

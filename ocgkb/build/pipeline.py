@@ -18,12 +18,13 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from ocgkb import BuildError, OntologyError, paths
+from ocgkb import BuildError, OntologyError, paths, yamlio
 from ocgkb.build.card_index import CardAliases, CardIndex
 from ocgkb.build.mentions import CardMentions, collect_mentions
 from ocgkb.build.segments import RememberedSegmenter
 from ocgkb.build.write import Built, write
 from ocgkb.files import replaceable
+from ocgkb.sources import curated
 from ocgkb.sources import manifest as sources
 from ocgkb.sources.card_facts import read_card_facts
 from ocgkb.sources.curated import read_mapping
@@ -34,7 +35,7 @@ from ocgkb.sources.ontology import Ontology
 from ocgkb.sources.rulebook import read_rulebook
 from ocgkb.sources.topics import read_topics
 from ocgkb.text.names import NameRules, card_token
-from ocgkb.text.normalize import Normalizer, load_repairs, squash
+from ocgkb.text.normalize import Normalizer, squash
 from ocgkb.text.tokenize import STOPWORDS, Segmenter, bigrams, latin_words
 
 SCHEMA_VERSION = sources.SCHEMA_VERSION
@@ -150,7 +151,7 @@ def _read_inputs(data_dir: Path, kb_dir: Path, report: BuildReport) -> _Inputs:
         actual = sources.sha256_bytes(texts[doc.name].encode("utf-8"))
         if doc.sha256_expected and actual != doc.sha256_expected:
             report.notes.append(f"{doc.file} differs from the copy recorded in the manifest")
-    normalize = Normalizer(load_repairs(kb_dir))
+    normalize = Normalizer(curated.repairs(kb_dir))
     ontology = Ontology.load(kb_dir, normalize)
     concept_terms = [t for c in ontology.concepts.values() for t in c.terms]
     card_index = CardIndex(
@@ -159,7 +160,7 @@ def _read_inputs(data_dir: Path, kb_dir: Path, report: BuildReport) -> _Inputs:
     limits_path = sources.limit_lists_path(data_dir)
     return _Inputs(
         documents, texts, normalize, ontology, concept_terms,
-        NameRules.load(kb_dir, concept_terms).with_card_terms(card_index.link),
+        curated.name_rules(kb_dir, concept_terms).with_card_terms(card_index.link),
         load_synonyms(kb_dir, normalize), card_index, read_limit_lists(limits_path) if limits_path else [],
     )  # fmt: skip
 
@@ -535,8 +536,6 @@ def _index_rows(
 def _read_scenarios(kb_dir: Path, passage_ids: set[str], report: BuildReport) -> list[dict]:
     """The replay scenarios of kb/scenarios/ and the passages they replay. A file
     that cannot be read is reported, not fatal: `ocgkb replay` names its fault."""
-    from ocgkb import yamlio  # only when building, never on a query's start-up path
-
     rows = []
     for path in sorted((kb_dir / "scenarios").glob("*.yaml")):
         try:

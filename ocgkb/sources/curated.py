@@ -2,14 +2,16 @@
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from pathlib import Path
 
-from ocgkb import OntologyError
+from ocgkb import OntologyError, paths
+from ocgkb.text.names import NameRules
 
 
 def read_mapping(path: Path, missing_ok: bool = False) -> dict:
     """A YAML file whose top is a mapping; a one-line OntologyError when it is not."""
-    from ocgkb import yamlio  # only when building, never on a query's start-up path
+    from ocgkb import yamlio
 
     if missing_ok and not path.is_file():
         return {}
@@ -20,3 +22,16 @@ def read_mapping(path: Path, missing_ok: bool = False) -> dict:
     if not isinstance(data, dict):
         raise OntologyError(f"{path}: expected a mapping at the top")
     return data
+
+
+def repairs(kb_dir: Path | None = None) -> dict[str, str]:
+    """kb/repairs.yaml: the corrupted-character table, one character to one character."""
+    table = read_mapping((kb_dir or paths.kb_dir()) / "repairs.yaml").get("repairs") or {}
+    if not isinstance(table, dict):
+        raise OntologyError(f"{(kb_dir or paths.kb_dir()) / 'repairs.yaml'}: `repairs:` is not a mapping")
+    return {str(k): str(v) for k, v in table.items()}
+
+
+def name_rules(kb_dir: Path | None = None, concept_terms: Iterable[str] = ()) -> NameRules:
+    """kb/terms.yaml: which 「」 hold a term rather than a card, and the words around a card."""
+    return NameRules.from_mapping(read_mapping((kb_dir or paths.kb_dir()) / "terms.yaml"), concept_terms)

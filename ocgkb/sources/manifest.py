@@ -39,8 +39,9 @@ class SourceDocument:
             raise SourceError(f"source file is not UTF-8: {self.path} (byte {exc.start})") from None
 
 
-def read_manifest(data_dir: Path) -> list[SourceDocument]:
-    from ocgkb import yamlio  # only when building, never on a query's start-up path
+def _manifest(data_dir: Path) -> dict:
+    """rulings_data/manifest.yaml's mapping; a one-line SourceError when it cannot be read."""
+    from ocgkb import yamlio
 
     path = data_dir / MANIFEST
     try:
@@ -49,7 +50,13 @@ def read_manifest(data_dir: Path) -> list[SourceDocument]:
         raise SourceError(f"no corpus manifest at {path}") from None
     except (OSError, UnicodeDecodeError, yamlio.YAMLError) as exc:
         raise SourceError(f"corpus manifest unreadable: {path}: {str(exc).splitlines()[0]}") from None
-    entries = data.get("documents") if isinstance(data, dict) else None
+    return data if isinstance(data, dict) else {}
+
+
+def read_manifest(data_dir: Path) -> list[SourceDocument]:
+    path = data_dir / MANIFEST
+    data = _manifest(data_dir)
+    entries = data.get("documents")
     if not isinstance(entries, list) or not entries:
         raise SourceError(f"corpus manifest {path} lists no documents")
     documents = []
@@ -86,13 +93,8 @@ def limit_lists_path(data_dir: Path) -> Path | None:
 
 
 def _data_file(data_dir: Path, key: str, what: str, required: bool = True) -> Path | None:
-    from ocgkb import yamlio  # only when building, never on a query's start-up path
-
-    try:
-        data = yamlio.load((data_dir / MANIFEST).read_text(encoding="utf-8")) or {}
-    except (OSError, UnicodeDecodeError, yamlio.YAMLError) as exc:
-        raise SourceError(f"corpus manifest unreadable: {data_dir / MANIFEST}: {exc}") from None
-    entry = data.get(key) if isinstance(data, dict) else None
+    data = _manifest(data_dir)
+    entry = data.get(key)
     if not isinstance(entry, dict) or not entry.get("file"):
         if not required:
             return None

@@ -106,7 +106,7 @@ class Ontology:
 
     @classmethod
     def load(cls, kb_dir: Path | None = None, normalize: Normalizer | None = None) -> Ontology:
-        from ocgkb import yamlio  # only when building, never on a query's start-up path
+        from ocgkb import yamlio
 
         path = (kb_dir or paths.kb_dir()) / "concepts.yaml"
         try:

@@ -16,9 +16,6 @@ from __future__ import annotations
 import re
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field, replace
-from pathlib import Path
-
-from ocgkb import OntologyError, paths
 
 # A name in 「」, which may itself hold one: 「炎舞-「玉衡」」 is one card.
 BRACKET = re.compile(r"「((?:[^「」\n]|「[^「」\n]{1,40}」){1,60})」")
@@ -45,14 +42,8 @@ class NameRules:
         return replace(self, card_terms=frozenset(t for t in self.not_cards if is_card(t)))
 
     @classmethod
-    def load(cls, kb_dir: Path | None = None, concept_terms: Iterable[str] = ()) -> NameRules:
-        from ocgkb import yamlio  # only when building, never on a query's start-up path
-
-        path = (kb_dir or paths.kb_dir()) / "terms.yaml"
-        try:
-            data = yamlio.load(path.read_text(encoding="utf-8")) or {}
-        except (OSError, yamlio.YAMLError) as exc:
-            raise OntologyError(f"{path}: {exc}".splitlines()[0]) from exc
+    def from_mapping(cls, data: dict, concept_terms: Iterable[str] = ()) -> NameRules:
+        """The rules of kb/terms.yaml's mapping; every concept's terms are terms too."""
         not_cards = {str(t) for t in data.get("not_cards") or []} | {str(t) for t in concept_terms}
         return cls(
             not_cards,

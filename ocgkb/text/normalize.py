@@ -1,8 +1,8 @@
 """The search form of a text: what indexing and matching compare, never what is shown.
 
-Corrupted characters are repaired (kb/repairs.yaml), traditional characters folded
-to simplified (OpenCC), full and half width unified (NFKC), Latin lower-cased, and
-the middle dots • · ・ made one.
+Corrupted characters are repaired (kb/repairs.yaml's table, read by
+sources/curated.py), traditional characters folded to simplified (OpenCC), full
+and half width unified (NFKC), Latin lower-cased, and the middle dots • · ・ made one.
 """
 
 from __future__ import annotations
@@ -10,9 +10,6 @@ from __future__ import annotations
 import functools
 import re
 import unicodedata
-from pathlib import Path
-
-from ocgkb import OntologyError, paths
 
 _DOTS = str.maketrans({"•": "·", "・": "·", "‧": "·", "･": "·", "∙": "·"})
 
@@ -22,18 +19,6 @@ def _t2s():
     import opencc
 
     return opencc.OpenCC("t2s")
-
-
-def load_repairs(kb_dir: Path | None = None) -> dict[str, str]:
-    """The corrupted-character table, one character to one character."""
-    from ocgkb import yamlio  # only when building, never on a query's start-up path
-
-    path = (kb_dir or paths.kb_dir()) / "repairs.yaml"
-    try:
-        table = (yamlio.load(path.read_text(encoding="utf-8")) or {}).get("repairs") or {}
-    except (OSError, yamlio.YAMLError) as exc:
-        raise OntologyError(f"{path}: {exc}".splitlines()[0]) from exc
-    return {str(k): str(v) for k, v in table.items()}
 
 
 # The CJK blocks whose characters OpenCC may fold (unified, extension A and B, compatibility).
