@@ -726,7 +726,7 @@ def test_openapi_lists_every_api_path_and_no_page(web_client):
 
 
 def test_openapi_limits_are_the_views(web_client):
-    from ocgkb.query.ranking import PASSAGE_KINDS
+    from ocgkb.query.filters import PASSAGE_KINDS
     from ocgkb.views.answer import MOST_CLAUSES
     from ocgkb.views.card import MOST_PASSAGES
     from ocgkb.views.search import MOST_HITS
@@ -787,7 +787,7 @@ def test_cli_limits_are_the_views():
     import click
 
     from ocgkb.cli import main as cli
-    from ocgkb.query.ranking import PASSAGE_KINDS
+    from ocgkb.query.filters import PASSAGE_KINDS
     from ocgkb.views.answer import MOST_CLAUSES
     from ocgkb.views.card import MOST_PASSAGES
     from ocgkb.views.search import MOST_HITS
