@@ -191,7 +191,8 @@ def word_lists(kb: KnowledgeBase) -> dict:
 def _kept(kb: KnowledgeBase, key: str, read: Callable[[KnowledgeBase], T]) -> T:
     """What `read` makes of this knowledge base, made once and kept on it: a built
     file never changes under an open one, and a rebuild is opened anew (a server
-    reopens it), so nothing is kept past the build it was read from."""
+    reopens it), so nothing is kept past the build it was read from. (A plain
+    dict on the instance: the one place to change for a cache the store offers.)"""
     kept = vars(kb).setdefault("_query_kept", {})
     if key not in kept:
         kept[key] = read(kb)
