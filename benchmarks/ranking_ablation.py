@@ -16,16 +16,17 @@ import sys
 import time
 from contextlib import contextmanager
 
-from ocgkb.query import ranking
+from ocgkb.query import ranking, scoring
+from ocgkb.query.candidates import warm
 from ocgkb.store.database import open_kb
 
 from retrieval import SETS, score
 
-# Each part, and what switching it off sets in ocgkb.query.ranking.
+# Each part, and what switching it off sets in ocgkb.query.ranking or ocgkb.query.scoring.
 PARTS: dict[str, dict[str, object]] = {
     "fusion with pairs": {"FUSE": False},
     "nearest curated question (English)": {"QUESTION_SHARE": 0.0},
-    "pairs: asked column": {"PAIR_COLUMNS": "grams"},
+    "pairs: asked column": {"PAIR_COLUMNS": ("grams",)},
     "pairs: common ones left out": {"PAIR_SHARE_MAX": 1.0},
     "pairs: card names": {"PAIR_CARDS": False},
     "rule after example": {"EXAMPLE_TOP": 0},
@@ -48,15 +49,20 @@ PARTS: dict[str, dict[str, object]] = {
 
 @contextmanager
 def switched_off(changes: dict[str, object]):
-    """ocgkb.query.ranking with some names replaced, restored afterwards."""
-    saved = {name: getattr(ranking, name) for name in changes}
+    """The ranking with some names replaced where they are defined, restored afterwards."""
+    saved = {name: getattr(_home(name), name) for name in changes}
     for name, value in changes.items():
-        setattr(ranking, name, value)
+        setattr(_home(name), name, value)
     try:
         yield
     finally:
         for name, value in saved.items():
-            setattr(ranking, name, value)
+            setattr(_home(name), name, value)
+
+
+def _home(name: str):
+    """The module of the ranking that defines a name (ranking first), or None."""
+    return next((module for module in (ranking, scoring) if hasattr(module, name)), None)
 
 
 def main() -> int:
@@ -66,9 +72,9 @@ def main() -> int:
     parser.add_argument("--parts", nargs="*", choices=list(PARTS), help="only these parts (default: all)")
     args = parser.parse_args()
     for name, _ in PARTS.items():  # a part that no longer exists is a stale table, not a silent zero
-        missing = [n for n in PARTS[name] if not hasattr(ranking, n)]
+        missing = [n for n in PARTS[name] if _home(n) is None]
         if missing:
-            raise SystemExit(f"{name}: ocgkb.query.ranking has no {', '.join(missing)}")
+            raise SystemExit(f"{name}: neither ocgkb.query.ranking nor scoring has {', '.join(missing)}")
     kb = open_kb()
     sets = [
         (
@@ -79,7 +85,7 @@ def main() -> int:
         for path, _, kind in SETS
         if path.is_file()
     ]
-    ranking.warm(kb)
+    warm(kb)
     header = f"{'switched off':26}" + "".join(f"{name[:13]:>14}" for name, _, _ in sets)
     print("recall@1/recall@5 per set; then, against all parts on, the questions won (+) or lost (-)")
     print("at rank 1 and in the first 5, summed over the blind sets and over the tuned sets")

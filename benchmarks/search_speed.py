@@ -24,8 +24,9 @@ from pathlib import Path
 
 from scaled_corpus import scaled_copy, synthetic_share
 
+from ocgkb.query.candidates import warm
 from ocgkb.query.plan import plan_query
-from ocgkb.query.ranking import search, warm
+from ocgkb.query.ranking import search
 from ocgkb.store.database import KnowledgeBase, open_kb
 
 from retrieval import DEFAULT_FILES, score

@@ -215,6 +215,30 @@ def test_a_question_the_texts_answer_is_not_weak(cli, cli_json):
     assert cli_json("ask", "cost算不算卡片的效果")["nothing_fits"] is False
 
 
+@pytest.mark.parametrize(
+    "args, code, says",
+    [
+        (["search", "cost", "--section", " "], 2, "--section needs a value"),
+        (["ask", "cost", "--until", ""], 2, "--until needs a value"),
+        (
+            ["search", "cost", "--since", "2023-13-45"],
+            1,
+            "--since: not a date: '2023-13-45' (use YYYY-MM-DD)",
+        ),
+        (
+            ["ask", "cost", "--since", "2024", "--until", "2020"],
+            2,
+            "--since 2024-01-01 is after --until 2020-01-01",
+        ),
+    ],
+)
+def test_a_bad_filter_names_its_option(cli, args, code, says):
+    """The command line reads its filters in its own terms: the error names the option."""
+    result = cli(*args, expect=None)
+    assert result.exit_code == code
+    assert [line for line in result.output.splitlines() if line.strip()] == [f"Error: {says}"]
+
+
 def test_ask_imports_nothing_heavy(kb_path):
     """A judge's `ocgkb ask` loads the query path only: no segmenter, YAML, graph,
     fuzzy matcher, build, engine, card lookup or web stack."""

@@ -6,7 +6,7 @@ from __future__ import annotations
 import yaml
 
 from ocgkb.query.plan import plan_query
-from ocgkb.query.ranking import ANSWER_TYPES
+from ocgkb.query.scoring import ANSWER_TYPES
 from ocgkb.text.glossary import Glossary
 
 from conftest import DATA, KB

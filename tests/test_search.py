@@ -9,9 +9,10 @@ import re
 
 import pytest
 
+from ocgkb.query.filters import Filters
 from ocgkb.query.lookup import find_cards
 from ocgkb.query.plan import plan_query
-from ocgkb.query.ranking import Filters, search
+from ocgkb.query.ranking import search
 from ocgkb.text.tokenize import bigrams, query_words, split_query
 
 
@@ -80,7 +81,8 @@ def test_bigrams_cover_lone_characters():
 def test_a_rule_clause_outranks_loose_text_that_only_repeats_it(kb):
     from collections import Counter
 
-    from ocgkb.query.ranking import Candidate, _rules_before_repeats
+    from ocgkb.query.candidates import Candidate
+    from ocgkb.query.ranking import _rules_before_repeats
 
     def candidate(pid: str, doc: str, kind: str, words: str) -> Candidate:
         tokens = words.split()
@@ -211,17 +213,19 @@ def test_english_words_meet_in_their_stem():
 def test_an_english_question_meets_its_nearest_curated_question(kb):
     """An English question is also ranked by the curated English question it comes
     nearest to, whole: switched off, the nearest one's passage no longer leads."""
-    from ocgkb.query import ranking
+    from ocgkb.query import candidates as reader
+    from ocgkb.query import scoring
     from ocgkb.query.plan import plan_query
+    from ocgkb.store.passages import passage_keys
+    from ocgkb.store.search_index import document_counts
 
     question = "Can a Token be sent to the Graveyard as a cost?"
     plan = plan_query(kb, question)
     candidates = {
-        c.id: c
-        for c in ranking._read_candidates(kb, [r[0] for r in kb.query("SELECT rowid FROM passages")]).values()
+        c.id: c for c in reader.read_candidates(kb, [rowid for rowid, _ in passage_keys(kb)]).values()
     }
-    counts = ranking._document_counts(kb, plan.words)
-    nearest = ranking._nearest_question(kb, plan, candidates, counts)
+    counts = document_counts(kb, plan.words)
+    nearest = scoring.nearest_question(kb, plan, candidates, counts)
     best = candidates[nearest[0]]
     assert any({"token", "cost"} <= q for q in best.questions)
-    assert ranking._nearest_question(kb, plan_query(kb, "的"), candidates, counts) == []
+    assert scoring.nearest_question(kb, plan_query(kb, "的"), candidates, counts) == []

@@ -667,6 +667,23 @@ def test_bad_filter_is_400(web_client, params, message):
     assert_api_error(web_client.get("/api/search", params={"q": "cost", **params}), 400, message)
 
 
+@pytest.mark.parametrize(
+    ("params", "says"),
+    [
+        ({"section": " "}, "'section' needs a value"),
+        ({"card": ""}, "'card' needs a value"),
+        ({"since": "2023-13-45"}, "'since': not a date"),
+        ({"until": "notadate"}, "'until': not a date"),
+        ({"since": "2024-01-01", "until": "2020-01-01"}, "'since' 2024-01-01 is after 'until' 2020-01-01"),
+    ],
+)
+def test_a_bad_filter_names_its_query_parameter_not_a_cli_option(web_client, params, says):
+    """The web reads its filters in its own terms: the error names the query
+    parameter (section), never the command line's option (--section)."""
+    body = assert_api_error(web_client.get("/api/search", params={"q": "cost", **params}), 400, says)
+    assert "--" not in body["error"]
+
+
 def test_unknown_concept_filter_is_400_like_the_other_filters(web_client):
     assert_api_error(web_client.get("/api/search", params={"q": "cost", "concept": "nope"}), 400)
 
@@ -726,7 +743,7 @@ def test_openapi_lists_every_api_path_and_no_page(web_client):
 
 
 def test_openapi_limits_are_the_views(web_client):
-    from ocgkb.query.ranking import PASSAGE_KINDS
+    from ocgkb.query.filters import PASSAGE_KINDS
     from ocgkb.views.answer import MOST_CLAUSES
     from ocgkb.views.card import MOST_PASSAGES
     from ocgkb.views.search import MOST_HITS
@@ -787,7 +804,7 @@ def test_cli_limits_are_the_views():
     import click
 
     from ocgkb.cli import main as cli
-    from ocgkb.query.ranking import PASSAGE_KINDS
+    from ocgkb.query.filters import PASSAGE_KINDS
     from ocgkb.views.answer import MOST_CLAUSES
     from ocgkb.views.card import MOST_PASSAGES
     from ocgkb.views.search import MOST_HITS

@@ -13,7 +13,7 @@ from pathlib import Path
 import click
 
 from ocgkb import OcgkbError, __version__
-from ocgkb.cli.options import TEXT, Count
+from ocgkb.cli.options import TEXT, Count, search_filters
 
 # The kinds and limits the views define, repeated here so that --help needs no query code.
 KIND_CHOICES = ("clause", "subitem", "example", "ruling", "note", "paragraph")
@@ -250,12 +250,6 @@ def _limit_option(most: int, default: int):
     )
 
 
-def _filters(kind, section, concept, card, since, until):
-    from ocgkb.query.ranking import Filters
-
-    return Filters.parse(kind, section, concept, card, since, until)
-
-
 def _question_command(argument: str, most: int, default: int):
     """A command that takes a question and the search filters (search, ask)."""
 
@@ -288,7 +282,7 @@ def search(ctx, query, kind, section, concept, card, since, until, limit, as_jso
     """
     from ocgkb.views.search import search_view
 
-    filters = _filters(kind, section, concept, card, since, until)
+    filters = search_filters(kind, section, concept, card, since, until)
     _show(search_view(_open(ctx), query, filters, limit), as_json, "render_hits")
 
 
@@ -303,7 +297,7 @@ def ask(ctx, question, kind, section, concept, card, since, until, limit, as_jso
     """
     from ocgkb.views.answer import answer
 
-    filters = _filters(kind, section, concept, card, since, until)
+    filters = search_filters(kind, section, concept, card, since, until)
     _show(answer(_open(ctx), question, filters, limit), as_json, "render_answer")
 
 

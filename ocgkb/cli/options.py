@@ -6,15 +6,24 @@ from __future__ import annotations
 import click
 
 from ocgkb import OcgkbError
+from ocgkb.query.filters import DateError, Filters, parse_date
 
 # query.plan.MAX_QUERY, repeated so that parsing a command imports no query code
 # (a test keeps them equal). Kilobytes of text are a mistake or an attack,
 # refused before SQLite sees them (a 50 KB section id is "LIKE pattern too complex").
 MAX_TEXT = 300
+# An option's value, or None when it is not given.
+Option = str | None
 
 
 class TextError(OcgkbError):
     """A text argument that is not valid UTF-8, or absurdly long."""
+
+
+class OptionError(OcgkbError):
+    """An option given an empty value, or options that contradict each other."""
+
+    exit_code = 2
 
 
 class Text(click.ParamType):
@@ -53,3 +62,25 @@ class Count(click.IntRange):
 
 
 TEXT = Text()
+
+
+def search_filters(
+    kind: Option, section: Option, concept: Option, card: Option, since: Option, until: Option
+) -> Filters:
+    """The search filters from the options of `search` and `ask`, in their names:
+    an empty value is a usage error, dates are read once and must make a range."""
+    named = (("--section", section), ("--concept", concept), ("--card", card), ("--since", since))
+    for option, value in (*named, ("--until", until)):
+        if value is not None and not value.strip():
+            raise OptionError(f"{option} needs a value")
+    first, last = _date("--since", since), _date("--until", until)
+    if first and last and first > last:  # a range no date fits: a mistake, not "no results"
+        raise OptionError(f"--since {first} is after --until {last}")
+    return Filters(kind, section.strip() if section else None, concept, card, first, last)
+
+
+def _date(option: str, value: str | None) -> str | None:
+    try:
+        return parse_date(value) if value else None
+    except DateError as exc:
+        raise DateError(f"{option}: {exc}") from None

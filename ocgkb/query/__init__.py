@@ -1,2 +1,3 @@
 """Questions in, passages out: planning a question (plan.py), ranking passages
-(ranking.py), finding cards and concepts by any name (lookup.py)."""
+(ranking.py, scoring.py), finding cards and concepts by any name (lookup.py).
+Every read of the knowledge base goes through ocgkb.store: nothing here holds SQL."""

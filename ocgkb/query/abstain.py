@@ -29,9 +29,11 @@ import re
 from typing import NamedTuple
 
 from ocgkb.query.named_cards import NamedCard
-from ocgkb.query.plan import QueryPlan, _query_lists, ontology_of
-from ocgkb.query.ranking import Hit, rarity_weights
+from ocgkb.query.plan import QueryPlan, ontology_of, word_lists
+from ocgkb.query.scoring import rarity_weights
 from ocgkb.store.database import KnowledgeBase
+from ocgkb.store.passages import Hit
+from ocgkb.store.search_index import document_counts, general_use
 from ocgkb.text.name_forms import loose_form
 from ocgkb.text.normalize import squash
 from ocgkb.text.tokenize import STOPWORDS, is_cjk
@@ -125,7 +127,7 @@ def judge(
 def asks_outside(kb: KnowledgeBase, plan: QueryPlan) -> bool:
     """Whether a question names what the texts never cover (kb/synonyms.yaml
     `outside`: other games and apps, prices, releases, events, the anime)."""
-    phrases = _query_lists(str(kb.path), kb.fingerprint)["outside"]
+    phrases = word_lists(kb)["outside"]
     text = plan.text.lower()
     squashed = squash(text)
     words = " " + " ".join(re.findall(r"[a-z0-9]+", text)) + " "
@@ -141,9 +143,7 @@ def rules_vocabulary(kb: KnowledgeBase, plan: QueryPlan, cards: list[NamedCard])
     words = [w for w in plan.words if not w.isascii()]
     if not words:
         return False
-    marks = ",".join("?" * len(words))
-    general = dict(kb.query(f"SELECT term, freq FROM general_use WHERE term IN ({marks})", words))
-    counts = dict(kb.query(f"SELECT term, doc FROM term_counts WHERE term IN ({marks})", words))
+    general, counts = general_use(kb, words), document_counts(kb, words)
     total = float(kb.meta("general_total") or 1)
     n = kb.passage_count or 1
     return any(
@@ -176,7 +176,7 @@ def read_share(kb: KnowledgeBase, plan: QueryPlan, cards: list[NamedCard]) -> fl
     its English words the texts, the glossary or a card name know. Question words
     (怎么样, what) and lone unread characters (particles: 的, 吗) are not content."""
     text = squash(plan.text)
-    lists = _query_lists(str(kb.path), kb.fingerprint)
+    lists = word_lists(kb)
     known = set(plan.words) | set(plan.inner) | set(plan.expansions)
     known |= set(lists["synonyms"]) | {squash(c.said) for c in cards}
     known |= set(ontology_of(kb).named(plan.text).values())

@@ -13,6 +13,7 @@ from dataclasses import dataclass
 
 from ocgkb.sources.limits import REGIONS
 from ocgkb.store.database import KnowledgeBase
+from ocgkb.store.limit_lists import limit_list_rows, listed_statuses
 
 COPIES = {"forbidden": 0, "limited": 1, "semi-limited": 2, "unlimited": 3}
 
@@ -31,12 +32,7 @@ class LimitListInfo:
 
 def limit_lists(kb: KnowledgeBase) -> list[LimitListInfo]:
     """Every list the knowledge base holds, by region, oldest first."""
-    return [
-        LimitListInfo(r[0], r[1], r[2], bool(r[3]))
-        for r in kb.query(
-            "SELECT region, effective, cards, partial FROM limit_lists ORDER BY region, effective"
-        )
-    ]
+    return [LimitListInfo(*row) for row in limit_list_rows(kb)]
 
 
 def list_in_force(kb: KnowledgeBase, region: str, day: str | None = None) -> LimitListInfo | None:
@@ -49,13 +45,7 @@ def statuses(kb: KnowledgeBase, cards: list[str], lst: LimitListInfo) -> dict[st
     """Each card's status under one list: forbidden, limited, semi-limited or unlimited."""
     if not cards:
         return {}
-    marks = ",".join("?" * len(cards))
-    found = dict(
-        kb.query(
-            f"SELECT card, status FROM card_limits WHERE region = ? AND effective = ? AND card IN ({marks})",
-            (lst.region, lst.effective, *cards),
-        )
-    )
+    found = listed_statuses(kb, lst.region, lst.effective, cards)
     return {card: found.get(card, "unlimited") for card in cards}
 
 

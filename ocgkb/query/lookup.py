@@ -8,7 +8,9 @@ import re
 from dataclasses import dataclass
 
 from ocgkb import OcgkbError
-from ocgkb.store.database import IN_JSON, KnowledgeBase, json_values
+from ocgkb.store import cards as stored_cards
+from ocgkb.store.curated import concept_labels, concept_row
+from ocgkb.store.database import KnowledgeBase
 from ocgkb.text.name_forms import bare_form, latin_form, loose_form, name_grams
 
 MIN_SCORE = 60.0
@@ -60,8 +62,7 @@ def _score_cards(kb: KnowledgeBase, query: str) -> list[CardMatch]:
             best[card] = CardMatch(card, score, how)
 
     keys = [k for k in dict.fromkeys([text, latin]) if k]
-    marks = ",".join("?" * len(keys))
-    for card, how in kb.query(f"SELECT card, how FROM card_names WHERE form IN ({marks})", keys):
+    for card, how in stored_cards.cards_by_form(kb, keys):
         offer(card, 96.0 if how == "initials" else 100.0, how)
     if not best:
         if latin:
@@ -71,9 +72,7 @@ def _score_cards(kb: KnowledgeBase, query: str) -> list[CardMatch]:
         else:
             _part_and_typo(kb, text, offer)
             _sounds_like(kb, bare_form(normal), offer)
-    names = list(best)
-    marks = ",".join("?" * len(names))
-    mentions = dict(kb.query(f"SELECT name, mentions FROM cards WHERE name IN ({marks})", names))
+    mentions = stored_cards.mentions(kb, list(best))
     # Of several names that hold the query, the card the texts discuss is the likelier.
     matches = [
         CardMatch(m.name, m.score + PART_IN_TEXTS, m.how) if m.how == "part" and mentions.get(m.name) else m
@@ -87,12 +86,7 @@ def _forms_sharing(kb: KnowledgeBase, query: str, share: float) -> list[tuple[st
     characters (letter triples for Latin): the only ones that can come close."""
     grams = sorted(name_grams(query))
     need = max(1, math.ceil(len(grams) * share))
-    return kb.query(
-        f"""SELECT n.form, n.card, n.how FROM card_names n JOIN (
-               SELECT form_id FROM card_grams WHERE gram IN {IN_JSON}
-               GROUP BY form_id HAVING count(*) >= ?) g ON g.form_id = n.id""",
-        (json_values(grams), need),
-    )
+    return stored_cards.forms_sharing(kb, grams, need)
 
 
 def _part_and_typo(kb: KnowledgeBase, query: str, offer, weight: float = 1.0, short: float = 0.0) -> None:
@@ -122,12 +116,10 @@ def _part_and_typo(kb: KnowledgeBase, query: str, offer, weight: float = 1.0, sh
 def _sounds_like(kb: KnowledgeBase, bare: str, offer) -> None:
     """Homophone typos (电器尾龙 → 电气尾龙): a name that reads as the query does."""
     chars = sorted(set(bare))
-    pinyin_of = dict(
-        kb.query(f"SELECT char, pinyin FROM char_pinyin WHERE char IN {IN_JSON}", (json_values(chars),))
-    )
+    pinyin_of = stored_cards.pinyin_of(kb, chars)
     spoken = "".join(pinyin_of.get(ch, ch) for ch in bare)
     if spoken.isascii() and len(spoken) >= 2:
-        for (card,) in kb.query("SELECT card FROM card_names WHERE form = ? AND how = 'pinyin'", (spoken,)):
+        for card in stored_cards.cards_read_as(kb, spoken):
             offer(card, 97.0, "typo")
 
 
@@ -137,11 +129,9 @@ def find_concept(kb: KnowledgeBase, name: str) -> dict:
 
     concept = ontology_of(kb).lookup(name)
     if concept:
-        return dict(kb.query("SELECT * FROM concepts WHERE id = ?", (concept.id,))[0])
+        return concept_row(kb, concept.id)
     from rapidfuzz import process
 
-    rows = kb.query("SELECT id, name_en, name_zh FROM concepts ORDER BY id")
-    choices = {row["id"]: f"{row['id']} {row['name_en']} {row['name_zh']}" for row in rows}
-    close = process.extract(name, choices, limit=3, score_cutoff=50)
+    close = process.extract(name, concept_labels(kb), limit=3, score_cutoff=50)
     hint = f"; did you mean {', '.join(c[2] for c in close)}?" if close else ""
     raise NotFound(f"no concept called {name!r}{hint}")

@@ -17,7 +17,8 @@ from __future__ import annotations
 import re
 from typing import NamedTuple
 
-from ocgkb.store.database import IN_JSON, KnowledgeBase, json_values
+from ocgkb.store.cards import best_named, question_names
+from ocgkb.store.database import KnowledgeBase
 from ocgkb.text.name_forms import latin_form, loose_form
 from ocgkb.text.tokenize import STOPWORDS
 
@@ -61,7 +62,7 @@ def _chinese(kb: KnowledgeBase, text: str) -> list[Span]:
             if not piece.isascii():
                 pieces.setdefault(piece, []).append(start)
     spans = []
-    for form, card, mentions, _ in _lookup(kb, list(pieces), "zh"):
+    for form, card, mentions, _ in question_names(kb, list(pieces), "zh"):
         spans += [(start, start + len(form), NamedCard(card, mentions, form)) for start in pieces[form]]
     return spans
 
@@ -74,15 +75,11 @@ def _bracketed(kb: KnowledgeBase, text: str) -> list[Span]:
         forms = [f for f in dict.fromkeys([loose_form(inside), latin_form(inside)]) if f]
         if not forms:
             continue
-        marks = ",".join("?" * len(forms))
-        rows = kb.query(
-            f"""SELECT n.form, n.card, c.mentions FROM card_names n JOIN cards c ON c.name = n.card
-                WHERE n.form IN ({marks}) AND n.how IN ({",".join("?" * len(BRACKET_HOWS))})
-                ORDER BY c.mentions DESC, n.card LIMIT 1""",
-            (*forms, *BRACKET_HOWS),
-        )
         start = max(loose.find(loose_form(inside)), 0)
-        spans += [(start, start + len(loose_form(inside)), NamedCard(r[1], r[2], r[0])) for r in rows]
+        spans += [
+            (start, start + len(loose_form(inside)), NamedCard(card, mentions, form))
+            for form, card, mentions in best_named(kb, forms, BRACKET_HOWS)
+        ]
     return spans
 
 
@@ -96,7 +93,7 @@ def _english(kb: KnowledgeBase, question: str) -> list[Span]:
             if len(form) >= MIN_LATIN and not all(w in STOPWORDS for w in run):
                 runs.setdefault(form, []).append((start, end))
     spans = []
-    for form, card, mentions, single in _lookup(kb, list(runs), "en"):
+    for form, card, mentions, single in question_names(kb, list(runs), "en"):
         for start, end in runs[form]:
             # Recycle, Promotion: one English word is a name only when written as one;
             # a short nickname (Evenly, Imperm: single = 2) so even for a card the texts name.
@@ -105,19 +102,6 @@ def _english(kb: KnowledgeBase, question: str) -> list[Span]:
             # After every Chinese position: a question names its cards in one script.
             spans.append((10_000 + start, 10_000 + end, NamedCard(card, mentions, form)))
     return spans
-
-
-def _lookup(kb: KnowledgeBase, forms: list[str], script: str) -> list[tuple[str, str, int, int]]:
-    if not forms:
-        return []
-    return [
-        (r[0], r[1], r[2], r[3])
-        for r in kb.query(
-            f"""SELECT form, card, mentions, single FROM question_names
-                WHERE form IN {IN_JSON} AND script = ? ORDER BY mentions DESC, card""",
-            (json_values(forms), script),
-        )
-    ]
 
 
 def _longest_first(spans: list[Span]) -> list[tuple[int, NamedCard]]:

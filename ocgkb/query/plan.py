@@ -9,14 +9,15 @@ game vocabulary, as whole words); the concepts it names
 
 from __future__ import annotations
 
-import functools
-import json
 import re
+from collections.abc import Callable
 from dataclasses import dataclass, field
+from typing import TypeVar
 
 from ocgkb import OcgkbError
 from ocgkb.query.named_cards import ENGLISH_WORDS, NamedCard, named_cards
 from ocgkb.sources.ontology import Ontology
+from ocgkb.store.curated import stored_ontology, stored_word_lists
 from ocgkb.store.database import KnowledgeBase
 from ocgkb.text.glossary import Glossary
 from ocgkb.text.name_forms import latin_form
@@ -27,6 +28,7 @@ from ocgkb.text.tokenize import MAX_WORD, bigrams, cjk_runs, latin_words, query_
 MAX_QUERY = 300
 _LATIN = re.compile(r"[a-z0-9 ./'-]+")
 _WORD = re.compile(r"[a-z0-9]+")
+T = TypeVar("T")
 
 
 class QueryError(OcgkbError):
@@ -63,7 +65,7 @@ def plan_query(kb: KnowledgeBase, question: str) -> QueryPlan:
     text = kb.normalize(question)
     vocabulary = kb.vocabulary
     vocabulary.prefetch(_pieces(text))
-    lists = _query_lists(str(kb.path), kb.fingerprint)
+    lists = word_lists(kb)
     ignore = lists["ignore"]
     whole, inner = split_query(text, vocabulary, kb.vocabulary_total)
     words = [w for w in whole if w not in ignore]
@@ -175,30 +177,30 @@ def _as_words(kb: KnowledgeBase, terms: list[str], known: list[str]) -> list[str
     return found
 
 
-# What the query layer keeps from the database between calls in one process, by
-# the build's fingerprint: a rebuild in a running process (a server) is seen at once.
 def ontology_of(kb: KnowledgeBase) -> Ontology:
-    """The concepts of a built knowledge base."""
-    return _ontology(str(kb.path), kb.fingerprint)
+    """The concepts of a built knowledge base, read once per open knowledge base."""
+    return _kept(kb, "ontology", stored_ontology)
 
 
-@functools.lru_cache(maxsize=4)
-def _ontology(path: str, fingerprint: str) -> Ontology:
-    from ocgkb.store.database import KnowledgeBase as _KB
-
-    kb = _KB(path)
-    ontology = Ontology.from_stored(kb.query, kb.normalize)
-    kb.close()
-    return ontology
+def word_lists(kb: KnowledgeBase) -> dict:
+    """The lists a question is read with: synonyms (longest first), ignored words,
+    the English glossary, slang verbs and topics the texts never cover."""
+    return _kept(kb, "word_lists", _read_word_lists)
 
 
-@functools.lru_cache(maxsize=4)
-def _query_lists(path: str, fingerprint: str) -> dict:
-    from ocgkb.store.database import KnowledgeBase as _KB
+def _kept(kb: KnowledgeBase, key: str, read: Callable[[KnowledgeBase], T]) -> T:
+    """What `read` makes of this knowledge base, made once and kept on it: a built
+    file never changes under an open one, and a rebuild is opened anew (a server
+    reopens it), so nothing is kept past the build it was read from. (A plain
+    dict on the instance: the one place to change for a cache the store offers.)"""
+    kept = vars(kb).setdefault("_query_kept", {})
+    if key not in kept:
+        kept[key] = read(kb)
+    return kept[key]
 
-    kb = _KB(path)
-    lists = json.loads(kb.meta("synonyms") or "{}")
-    kb.close()
+
+def _read_word_lists(kb: KnowledgeBase) -> dict:
+    lists = stored_word_lists(kb)
     synonyms = lists.get("synonyms", {})
     longest_first = {key: synonyms[key] for key in sorted(synonyms, key=lambda k: (-len(k), k))}
     return {

@@ -5,9 +5,11 @@ from __future__ import annotations
 
 from ocgkb import OcgkbError
 from ocgkb.query.abstain import NOT_BOTH, asks_status, judge, quoted, without_cards
+from ocgkb.query.filters import Filters
 from ocgkb.query.plan import plan_query
-from ocgkb.query.ranking import Filters, Hit, passage_hits, search
+from ocgkb.query.ranking import search
 from ocgkb.store.database import KnowledgeBase
+from ocgkb.store.passages import Hit, passage_hits
 from ocgkb.views.card_facts import card_facts
 from ocgkb.views.replay import scenarios_replaying
 

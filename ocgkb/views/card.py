@@ -5,8 +5,8 @@ from __future__ import annotations
 
 from ocgkb.messages import no_such_card
 from ocgkb.query.lookup import MIN_SCORE, suggest_cards
-from ocgkb.query.ranking import passage_hits
 from ocgkb.store.database import KnowledgeBase
+from ocgkb.store.passages import passage_hits
 from ocgkb.views.card_facts import card_facts
 
 MOST_PASSAGES = 200  # passages a card's page lists at most

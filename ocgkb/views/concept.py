@@ -5,8 +5,8 @@ from __future__ import annotations
 import json
 
 from ocgkb.query.lookup import find_concept
-from ocgkb.query.ranking import passage_hits
 from ocgkb.store.database import KnowledgeBase
+from ocgkb.store.passages import passage_hits
 
 
 def concept_view(kb: KnowledgeBase, name: str, rulings: int = 10) -> dict:

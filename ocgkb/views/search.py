@@ -3,8 +3,9 @@
 from __future__ import annotations
 
 from ocgkb.query.abstain import judge
+from ocgkb.query.filters import Filters
 from ocgkb.query.plan import plan_query
-from ocgkb.query.ranking import Filters, search
+from ocgkb.query.ranking import search
 from ocgkb.store.database import KnowledgeBase
 
 MOST_HITS = 40  # what a search ranks at most

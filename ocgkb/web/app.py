@@ -137,7 +137,7 @@ def create_app(
 def _load(app: Starlette, kb: KnowledgeBase) -> None:
     """Read what every request needs of `kb`, then serve it: a knowledge base that
     fails here raises before it replaces the one being served."""
-    from ocgkb.query.ranking import warm
+    from ocgkb.query.candidates import warm
     from ocgkb.study.graph import graph_of
     from ocgkb.views.answer import answer_page
     from ocgkb.views.concept import concept_names
@@ -145,8 +145,8 @@ def _load(app: Starlette, kb: KnowledgeBase) -> None:
     warm(kb)  # read every passage once, now, not on the first visitor's request
     graph_of(kb)
     names = concept_names(kb)
-    # One question now: the query layer reads its word lists by path, once per
-    # build; read now, they stay with this build if the file is later replaced.
+    # One question now: the query layer reads its word lists once per open knowledge
+    # base; read now, they are not read on the first visitor's request.
     answer_page(kb, WARM_QUESTION)
     app.state.kb, app.state.concept_names = kb, names
 

@@ -6,8 +6,8 @@ from __future__ import annotations
 from starlette.requests import Request
 
 from ocgkb import OcgkbError
+from ocgkb.query.filters import PASSAGE_KINDS, DateError, Filters, parse_date
 from ocgkb.query.plan import MAX_QUERY
-from ocgkb.query.ranking import Filters
 
 FILTERS = ("kind", "section", "concept", "card", "since", "until")
 
@@ -46,8 +46,30 @@ def limit(request: Request, default: int, most: int) -> int:
 
 
 def filters(request: Request) -> Filters | None:
-    """The search filters a request names (kind, section, concept, card, since, until)."""
+    """The search filters a request names (kind, section, concept, card, since, until),
+    each error naming its parameter."""
     given = {
         name: checked(request.query_params[name], name) for name in FILTERS if name in request.query_params
     }
-    return Filters.parse(**given) if given else None
+    if not given:
+        return None
+    for name, value in given.items():
+        if name != "kind" and not value.strip():
+            raise BadRequest(f"the parameter {name!r} needs a value")
+    kind = given.get("kind")
+    if kind is not None and kind not in PASSAGE_KINDS:
+        raise BadRequest(f"'kind': {kind!r} is none of {', '.join(PASSAGE_KINDS)}")
+    since, until = _date(given, "since"), _date(given, "until")
+    if since and until and since > until:  # a range no date fits: a mistake, not "no results"
+        raise BadRequest(f"'since' {since} is after 'until' {until}")
+    section = given.get("section")
+    return Filters(
+        kind, section.strip() if section else None, given.get("concept"), given.get("card"), since, until
+    )
+
+
+def _date(given: dict[str, str], name: str) -> str | None:
+    try:
+        return parse_date(given[name]) if name in given else None
+    except DateError as exc:
+        raise BadRequest(f"{name!r}: {exc}") from None

@@ -1,0 +1,48 @@
+"""What a search keeps: `Filters`, a plain typed value each front end fills in
+its own terms (the CLI's options, the web's query parameters), and how a search
+turns it into a store `Restriction` (naming a concept or a card by any name)."""
+
+from __future__ import annotations
+
+import datetime as dt
+import re
+from dataclasses import dataclass
+
+from ocgkb import OcgkbError
+
+PASSAGE_KINDS = ("clause", "subitem", "example", "ruling", "note", "paragraph")
+
+
+class DateError(OcgkbError):
+    """Text that is not a date (a front end names the parameter it came from)."""
+
+
+@dataclass(frozen=True)
+class Filters:
+    """What a search keeps; every field optional."""
+
+    kind: str | None = None  # one of PASSAGE_KINDS
+    section: str | None = None  # a section and those below it
+    concept: str | None = None  # any name of a concept
+    card: str | None = None  # any name of a card
+    # ISO days; with both, one date of the passage inside both bounds
+    since: str | None = None
+    until: str | None = None
+
+
+def parse_date(value: str) -> str:
+    """An ISO date from what people type: 2023-01-01, 2023-1-1, 2023 or 23/1/1."""
+    value = value.strip()
+    for pattern, build in (
+        (r"(\d{4})", lambda y: (int(y), 1, 1)),
+        (r"(\d{4})-(\d{1,2})", lambda y, m: (int(y), int(m), 1)),
+        (r"(\d{4})-(\d{1,2})-(\d{1,2})", lambda y, m, d: (int(y), int(m), int(d))),
+        (r"(\d{2})/(\d{1,2})/(\d{1,2})", lambda y, m, d: (2000 + int(y), int(m), int(d))),
+    ):
+        match = re.fullmatch(pattern, value)
+        if match:
+            try:
+                return dt.date(*build(*match.groups())).isoformat()
+            except ValueError:
+                break
+    raise DateError(f"not a date: {value!r} (use YYYY-MM-DD)")

@@ -1,0 +1,127 @@
+"""The passage reader: a passage as a `Hit`, with its dates, cards and concepts,
+read in one batch and kept for the connection's life (kb.hit_parts)."""
+
+from __future__ import annotations
+
+import json
+from dataclasses import dataclass, field
+
+from ocgkb.store.database import KnowledgeBase
+
+
+@dataclass
+class Hit:
+    id: str
+    kind: str
+    text: str
+    source: dict
+    section: str | None
+    topic: str
+    dates: list[str]
+    cards: list[str]
+    concepts: list[str]
+    score: float
+    parent: str | None = None  # the clause or ruling an example, sub-item or note belongs to
+    flags: list[str] = field(default_factory=list)
+    merged: list[str] = field(default_factory=list)  # near-twins folded into this hit
+    weak: bool = False  # nothing the question says is in its own words: the nearest, not an answer
+    coverage: float = 0.0  # the share of the question's words (by rarity) it says; not shown
+
+    def as_dict(self) -> dict:
+        return {
+            "id": self.id,
+            "kind": self.kind,
+            "text": self.text,
+            "source": self.source,
+            "section": self.section,
+            "topic": self.topic,
+            "dates": self.dates,
+            "cards": self.cards,
+            "concepts": self.concepts,
+            "score": round(self.score, 4),
+            "parent": self.parent,
+            "flags": self.flags,
+            "merged": self.merged,
+            "weak": self.weak,
+        }
+
+
+def passage_hit(kb: KnowledgeBase, pid: str, score: float = 0.0) -> Hit:
+    """One passage as a hit, by its id."""
+    return ranked_hits(kb, [(pid, score)], {})[0]
+
+
+def passage_hits(kb: KnowledgeBase, ids: list[str]) -> list[Hit]:
+    """Passages as hits, in the order given, read in one batch."""
+    return ranked_hits(kb, [(pid, 0.0) for pid in ids], {})
+
+
+def ranked_hits(
+    kb: KnowledgeBase, ranked: list[tuple[str, float]], merged: dict[str, list[str]]
+) -> list[Hit]:
+    """Whole hits for ranked ids: what each passage shows is read once per process,
+    those not yet read in four queries whatever their number."""
+    parts = hit_parts(kb, [pid for pid, _ in ranked])
+    return [
+        Hit(**parts[pid], score=score, merged=merged.get(pid, []))  # type: ignore[arg-type]
+        for pid, score in ranked
+    ]
+
+
+def passage_keys(kb: KnowledgeBase) -> list[tuple[int, str]]:
+    """(rowid, id) of every passage."""
+    return [(r["rowid"], r["id"]) for r in kb.query("SELECT rowid, id FROM passages")]
+
+
+def hit_parts(kb: KnowledgeBase, ids: list[str]) -> dict[str, dict]:
+    """What a hit shows of each passage, by id: copies, so a caller may change its
+    hits, never the cache."""
+    cache = kb.hit_parts
+    missing = [pid for pid in dict.fromkeys(ids) if pid not in cache]
+    if missing:
+        cache.update(_read_parts(kb, missing))
+    return {pid: {k: (list(v) if isinstance(v, list) else v) for k, v in cache[pid].items()} for pid in ids}
+
+
+def _read_parts(kb: KnowledgeBase, ids: list[str]) -> dict[str, dict]:
+    marks = ",".join("?" * len(ids))
+    rows = {r["id"]: r for r in kb.query(f"SELECT * FROM passages WHERE id IN ({marks})", ids)}
+    dates = _grouped(
+        kb, f"SELECT passage_id, date FROM dates WHERE passage_id IN ({marks}) ORDER BY position", ids
+    )
+    cards = _grouped(
+        kb, f"SELECT passage_id, card FROM passage_cards WHERE passage_id IN ({marks}) ORDER BY rowid", ids
+    )
+    concepts = _grouped(
+        kb,
+        f"SELECT passage_id, concept FROM passage_concepts WHERE passage_id IN ({marks}) ORDER BY concept",
+        ids,
+    )
+    return {
+        pid: {
+            "id": pid,
+            "kind": row["kind"],
+            "text": row["text"],
+            "source": {
+                "file": row["file"],
+                "doc": row["doc"],
+                "line": row["line"],
+                "line_end": row["line_end"],
+            },
+            "section": row["section"] if row["doc"] == "rulebook" else None,
+            "topic": row["topic"],
+            "dates": dates.get(pid, []),
+            "cards": list(dict.fromkeys(cards.get(pid, []))),
+            "concepts": concepts.get(pid, []),
+            "parent": row["parent"],
+            "flags": json.loads(row["flags"]) if row["flags"] else [],
+        }
+        for pid, row in rows.items()
+    }
+
+
+def _grouped(kb: KnowledgeBase, sql: str, ids: list[str]) -> dict[str, list[str]]:
+    grouped: dict[str, list[str]] = {}
+    for key, value in kb.query(sql, ids):
+        grouped.setdefault(key, []).append(value)
+    return grouped

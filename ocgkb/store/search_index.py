@@ -1,0 +1,154 @@
+"""Reads of the full-text index and of the passages' search fields: FTS5
+candidates by BM25, how many passages hold each term, which passages a filter
+lets through, and the fields ranking scores."""
+
+from __future__ import annotations
+
+import sqlite3
+from collections.abc import Iterable, Mapping
+from dataclasses import dataclass
+
+from ocgkb.store.database import IN_JSON, KnowledgeBase, json_values, like_literal
+
+# The columns of passage_fts, in the order build/write.py creates them: bm25()
+# takes its column weights by position, callers give them by name.
+FTS_COLUMNS = ("words", "grams", "context", "asked")
+# What ranking reads of a candidate: its text and the tokens of its indexed fields.
+CANDIDATE_FIELDS = (
+    "rowid, id, doc, kind, dup_of, parent, search_text, words, grams, context, asked, asked_each"
+)
+
+
+@dataclass(frozen=True)
+class Restriction:
+    """Which passages a search may return, as SQL over `passages p` (empty: all).
+    Built from filter values already resolved: a concept's id, a card's name."""
+
+    sql: str = ""
+    params: tuple = ()
+
+    @classmethod
+    def of(
+        cls,
+        kind: str | None = None,
+        section: str | None = None,
+        concept: str | None = None,
+        card: str | None = None,
+        since: str | None = None,
+        until: str | None = None,
+    ) -> Restriction:
+        """`section` keeps the sections below it too; with both dates, one date of
+        the passage inside both bounds, not one date per bound."""
+        clauses: list[str] = []
+        params: list[str] = []
+        if kind:
+            clauses.append("p.kind = ?")
+            params.append(kind)
+        if section:
+            clauses.append("(p.section = ? OR p.section LIKE ? ESCAPE '\\')")
+            params += [section, like_literal(section) + ".%"]
+        if concept:
+            clauses.append("p.id IN (SELECT passage_id FROM passage_concepts WHERE concept = ?)")
+            params.append(concept)
+        if card:
+            clauses.append("p.id IN (SELECT passage_id FROM passage_cards WHERE card = ?)")
+            params.append(card)
+        if since or until:
+            clauses.append("p.id IN (SELECT passage_id FROM dates WHERE date >= ? AND date <= ?)")
+            params += [since or "0000-00-00", until or "9999-99-99"]
+        return cls("".join(" AND " + c for c in clauses), tuple(params))
+
+
+def section_exists(kb: KnowledgeBase, section: str) -> bool:
+    """Whether the rulebook has this section or one below it."""
+    return bool(
+        kb.query(
+            "SELECT 1 FROM sections WHERE number = ? OR number LIKE ? ESCAPE '\\' LIMIT 1",
+            (section, like_literal(section) + ".%"),
+        )
+    )
+
+
+def best_by_fts(
+    kb: KnowledgeBase,
+    terms: list[str],
+    restriction: Restriction,
+    limit: int,
+    columns: Iterable[str] = (),
+    weights: Mapping[str, float] | None = None,
+    names: Iterable[str] = (),
+) -> list[int]:
+    """The rowids of the `limit` best passages for some terms (any of them) by
+    FTS5's BM25, in some columns only and with column weights by name when given
+    (a column not named weighs 0); `names` are sought whole in the words column."""
+    if not terms:
+        return []
+    # Every term quoted, so input such as `No.62`, `NOT` or `-` is never FTS5 syntax.
+    match = " OR ".join(_quoted(t) for t in terms)
+    columns = list(columns)
+    if columns:
+        match = f"{{{' '.join(columns)}}} : ({match})"
+    match = " OR ".join([match, *(f"words : {_quoted(t)}" for t in names)])
+    rank = "bm25(passage_fts)"
+    if weights:
+        rank = "bm25(passage_fts, " + ", ".join(f"{weights.get(c, 0):g}" for c in FTS_COLUMNS) + ")"
+    if restriction.sql:
+        sql = f"""
+            SELECT p.rowid FROM passage_fts f JOIN passages p ON p.rowid = f.rowid
+            WHERE passage_fts MATCH ? {restriction.sql}
+            ORDER BY {rank} LIMIT {limit}
+        """
+        return [r["rowid"] for r in kb.query(sql, (match, *restriction.params))]
+    # Without filters the index ranks alone: half the time.
+    sql = f"SELECT rowid FROM passage_fts WHERE passage_fts MATCH ? ORDER BY {rank} LIMIT {limit}"
+    return [r["rowid"] for r in kb.query(sql, (match,))]
+
+
+def _quoted(term: str) -> str:
+    return '"' + term.replace('"', '""') + '"'
+
+
+def document_counts(kb: KnowledgeBase, terms: list[str]) -> dict[str, int]:
+    """How many passages hold each term (those in none are left out)."""
+    return dict(kb.query(f"SELECT term, doc FROM term_counts WHERE term IN {IN_JSON}", (json_values(terms),)))
+
+
+def general_use(kb: KnowledgeBase, words: list[str]) -> dict[str, int]:
+    """How often general Chinese uses each word (jieba's dictionary; those it lacks are left out)."""
+    return dict(
+        kb.query(f"SELECT term, freq FROM general_use WHERE term IN {IN_JSON}", (json_values(words),))
+    )
+
+
+def passing_ids(kb: KnowledgeBase, ids: Iterable[str], restriction: Restriction) -> set[str]:
+    """Which of these passages the restriction lets through."""
+    ids = list(ids)
+    if not ids:
+        return set()
+    marks = ",".join("?" * len(ids))
+    sql = f"SELECT p.id FROM passages p WHERE p.id IN ({marks}) {restriction.sql}"
+    return {r["id"] for r in kb.query(sql, (*ids, *restriction.params))}
+
+
+def passing_rowids(kb: KnowledgeBase, ids: list[str], restriction: Restriction) -> list[int]:
+    """The rowids of those of these passages the restriction lets through."""
+    marks = ",".join("?" * len(ids))
+    sql = f"SELECT p.rowid FROM passages p WHERE p.id IN ({marks}) {restriction.sql}"
+    return [r["rowid"] for r in kb.query(sql, (*ids, *restriction.params))]
+
+
+def candidate_rows(kb: KnowledgeBase, rowids: list[int]) -> list[sqlite3.Row]:
+    """What ranking scores of these passages (CANDIDATE_FIELDS), by rowid."""
+    marks = ",".join("?" * len(rowids))
+    return kb.query(f"SELECT {CANDIDATE_FIELDS} FROM passages WHERE rowid IN ({marks})", rowids)
+
+
+def concept_tags(kb: KnowledgeBase, ids: list[str]) -> dict[str, dict[str, str]]:
+    """Each passage's concepts and how each is tagged ("text" or weaker)."""
+    marks = ",".join("?" * len(ids))
+    tags: dict[str, dict[str, str]] = {}
+    for row in kb.query(
+        f"SELECT passage_id, concept, how FROM passage_concepts WHERE passage_id IN ({marks})", ids
+    ):
+        tags.setdefault(row["passage_id"], {})[row["concept"]] = row["how"]
+    return tags
