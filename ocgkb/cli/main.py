@@ -12,7 +12,7 @@ from pathlib import Path
 
 import click
 
-from ocgkb import OcgkbError, __version__
+from ocgkb import NotFound, OcgkbError, __version__
 from ocgkb.cli.options import TEXT, Count
 
 # The kinds and limits the views define, repeated here so that --help needs no query code.
@@ -351,15 +351,17 @@ def card(ctx, name, limit, as_json) -> None:
     """
     from ocgkb.views.card import card_view
 
-    view = card_view(_open(ctx), name, limit)
+    try:
+        view = card_view(_open(ctx), name, limit)
+    except NotFound as exc:
+        if not as_json:
+            names = exc.detail.get("suggestions")
+            raise NotFound(f"{exc}; did you mean {', '.join(names)}?" if names else str(exc)) from None
+        click.echo(json.dumps(exc.detail, ensure_ascii=False))
+        sys.exit(exc.exit_code)
     if as_json:
         click.echo(json.dumps(view, ensure_ascii=False))
-        if not view["matches"]:
-            sys.exit(1)
         return
-    if not view["matches"]:
-        hint = f"; did you mean {', '.join(view['suggestions'])}?" if view.get("suggestions") else ""
-        raise click.ClickException(f"{view['message']}{hint}")
     from ocgkb.cli.render import render_card
 
     click.echo(render_card(view))

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from ocgkb.query.lookup import NotFound
+from ocgkb import NotFound
 from ocgkb.query.ranking import passage_hits
 from ocgkb.store.database import KnowledgeBase
 from ocgkb.views.replay import scenarios_replaying

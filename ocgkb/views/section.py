@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import json
 
-from ocgkb.query.lookup import NotFound
+from ocgkb import NotFound
 from ocgkb.query.ranking import passage_hits
 from ocgkb.store.database import KnowledgeBase, like_literal
 from ocgkb.views.replay import scenarios_replaying

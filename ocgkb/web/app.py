@@ -21,7 +21,6 @@ from starlette.staticfiles import StaticFiles
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
 from ocgkb import OcgkbError, paths
-from ocgkb.query.lookup import NotFound
 from ocgkb.store.database import KnowledgeBase
 from ocgkb.web import api, pages
 from ocgkb.web.hosts import AllowedHosts
@@ -61,18 +60,24 @@ def _wants_json(request: Request) -> bool:
     return request.url.path.startswith(("/api/", "/openapi"))
 
 
-def _error(request: Request, status: int, message: str) -> Response:
+def _error(request: Request, status: int, message: str, detail: dict | None = None) -> Response:
     if _wants_json(request):
-        return api.JSON({"error": message}, status_code=status)
+        return api.JSON({"error": message, **(detail or {})}, status_code=status)
     return pages.page(request, "error.html", status_code=status, status=status, message=message)
 
 
-async def not_found(request: Request, exc: Exception) -> Response:
-    return _error(request, 404, str(exc).splitlines()[0])
-
-
-async def bad_request(request: Request, exc: Exception) -> Response:
-    return _error(request, 400, str(exc).splitlines()[0] or type(exc).__name__)
+async def ocgkb_error(request: Request, exc: Exception) -> Response:
+    """Every error of ocgkb answered by its own status. A 500 is a fault in the
+    project's own data (a damaged curated file): one line in the log, and the
+    visitor is told it is ours, never shown a traceback."""
+    assert isinstance(exc, OcgkbError)
+    message = str(exc).splitlines()[0] if str(exc) else type(exc).__name__
+    if exc.http_status >= 500:
+        log.error("%s on %s: %s", type(exc).__name__, request.url.path, message)
+        return _error(
+            request, exc.http_status, "something is wrong in the site's own data; the error is logged"
+        )
+    return _error(request, exc.http_status, message, getattr(exc, "detail", None))
 
 
 async def http_error(request: Request, exc: Exception) -> Response:
@@ -117,8 +122,7 @@ def create_app(
             Mount("/static", StaticFiles(directory=HERE / "static"), name="static"),
         ],
         exception_handlers={
-            NotFound: not_found,
-            OcgkbError: bad_request,
+            OcgkbError: ocgkb_error,
             HTTPException: http_error,
             sqlite3.DatabaseError: damaged,
             Exception: server_error,
