@@ -17,7 +17,7 @@ import time
 from contextlib import contextmanager
 
 from ocgkb.query import ranking
-from ocgkb.store.database import open_kb
+from ocgkb.store.door import open_kb
 
 from retrieval import SETS, score
 

@@ -26,7 +26,7 @@ from scaled_corpus import scaled_copy, synthetic_share
 
 from ocgkb.query.plan import plan_query
 from ocgkb.query.ranking import search, warm
-from ocgkb.store.database import KnowledgeBase, open_kb
+from ocgkb.store.door import KnowledgeBase, open_kb
 
 from retrieval import DEFAULT_FILES, score
 

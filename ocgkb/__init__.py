@@ -2,7 +2,7 @@
 
 The library does everything the command line does::
 
-    from ocgkb.store.database import open_kb
+    from ocgkb.store.door import open_kb
     from ocgkb.query.ranking import search
     kb = open_kb()                    # builds on first use
     hits = search(kb, "cost算不算卡片的效果")

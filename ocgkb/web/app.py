@@ -21,14 +21,13 @@ from starlette.staticfiles import StaticFiles
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
 from ocgkb import OcgkbError, paths
-from ocgkb.store.database import KnowledgeBase
+from ocgkb.store.door import KnowledgeBase, open_kb
 from ocgkb.web import api, pages
 from ocgkb.web.hosts import AllowedHosts
 from ocgkb.web.kb_watch import Watch, WatchMiddleware, unavailable
 
 HERE = Path(__file__).parent
 log = logging.getLogger("ocgkb.web")
-WARM_QUESTION = "cost算不算卡片的效果"
 
 SECURITY_HEADERS = [
     (
@@ -107,8 +106,6 @@ def create_app(
     `ocgkb serve --workers N` each call this, with the paths in the environment.
     `allowed_hosts` (default: OCGKB_ALLOWED_HOSTS, comma-separated; unset: any)
     are the Host names it answers."""
-    from ocgkb.store.database import open_kb
-
     db = db or _env_path("OCGKB_DB")
     data_dir = data_dir or _env_path("OCGKB_DATA")
     kb_dir = kb_dir or _env_path("OCGKB_KB")
@@ -141,17 +138,9 @@ def create_app(
 def _load(app: Starlette, kb: KnowledgeBase) -> None:
     """Read what every request needs of `kb`, then serve it: a knowledge base that
     fails here raises before it replaces the one being served."""
-    from ocgkb.query.ranking import warm
-    from ocgkb.study.graph import graph_of
-    from ocgkb.views.answer import answer_page
-    from ocgkb.views.concept import concept_names
+    from ocgkb.views.warm import warm_up
 
-    warm(kb)  # read every passage once, now, not on the first visitor's request
-    graph_of(kb)
-    names = concept_names(kb)
-    # One question now: the query layer reads its word lists by path, once per
-    # build; read now, they stay with this build if the file is later replaced.
-    answer_page(kb, WARM_QUESTION)
+    names = warm_up(kb)
     app.state.kb, app.state.concept_names = kb, names
 
 

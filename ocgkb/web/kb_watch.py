@@ -22,7 +22,8 @@ from starlette.responses import PlainTextResponse
 from starlette.types import ASGIApp, Receive, Scope, Send
 
 from ocgkb import OcgkbError
-from ocgkb.web.rebuild import Signature, rebuild_if_still, signature
+from ocgkb.store.door import Signature, signature
+from ocgkb.web.rebuild import rebuild_if_still
 
 log = logging.getLogger("ocgkb.web")
 INTERVAL = 1.0  # seconds between two looks at the file
