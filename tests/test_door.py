@@ -165,3 +165,27 @@ def test_the_web_repairs_a_damaged_knowledge_base_through_the_door(kb_path, tmp_
         while client.get("/section/4.2").status_code != 200 and time.monotonic() < deadline:
             time.sleep(0.3)
         assert client.get("/section/4.2").status_code == 200
+
+
+def test_an_sqlite_error_about_the_question_is_a_400_and_rebuilds_nothing(web_client, monkeypatch):
+    from ocgkb.messages import not_damage
+
+    too_complex = sqlite3.OperationalError("LIKE or GLOB pattern too complex")
+
+    def broken(*args, **kwargs):
+        raise too_complex
+
+    monkeypatch.setattr("ocgkb.web.api.section_view", broken)
+    response = web_client.get("/api/section/4.2")
+    assert response.status_code == 400 and response.json() == {"error": not_damage(too_complex)}
+    assert web_client.app.state.watch.damage is None and web_client.app.state.watch.rebuilding is None
+
+
+def test_pages_cite_documents_by_their_manifest_titles(web_client, kb):
+    from ocgkb.views.home import document_titles
+
+    titles = document_titles(kb)
+    assert titles["rulings"] == "裁定集" and set(titles) >= {"rulebook", "masterrule", "tournament"}
+    home = web_client.get("/").text
+    assert all(title in home for doc, title in titles.items() if doc != "masterrule")  # no sections listed
+    assert f"{titles['rulings']} · " in web_client.get("/ask", params={"q": "卡时点"}).text

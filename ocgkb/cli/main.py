@@ -98,9 +98,9 @@ class _Group(click.Group):
 
 
 def _sqlite_message(exc: Exception, damaged: bool) -> str:
-    if damaged:
-        return f"the knowledge base is damaged and could not be rebuilt: {exc}"
-    return f"cannot answer this: {exc} (an SQLite error about the input, not damage to the knowledge base)"
+    from ocgkb import messages
+
+    return f"{messages.NOT_REBUILT}: {exc}" if damaged else messages.not_damage(exc)
 
 
 def _rebuild_damaged(ctx: click.Context, exc: Exception) -> None:

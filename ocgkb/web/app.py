@@ -21,7 +21,8 @@ from starlette.staticfiles import StaticFiles
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
 from ocgkb import OcgkbError, paths
-from ocgkb.store.door import KnowledgeBase, open_kb
+from ocgkb.messages import not_damage
+from ocgkb.store.door import KnowledgeBase, is_damage, open_kb
 from ocgkb.web import api, pages
 from ocgkb.web.hosts import AllowedHosts
 from ocgkb.web.kb_watch import Watch, WatchMiddleware, unavailable
@@ -121,7 +122,7 @@ def create_app(
         exception_handlers={
             OcgkbError: ocgkb_error,
             HTTPException: http_error,
-            sqlite3.DatabaseError: damaged,
+            sqlite3.DatabaseError: sqlite_error,
             Exception: server_error,
         },
     )
@@ -138,14 +139,20 @@ def create_app(
 def _load(app: Starlette, kb: KnowledgeBase) -> None:
     """Read what every request needs of `kb`, then serve it: a knowledge base that
     fails here raises before it replaces the one being served."""
+    from ocgkb.views.home import document_titles
     from ocgkb.views.warm import warm_up
 
-    names = warm_up(kb)
-    app.state.kb, app.state.concept_names = kb, names
+    names, titles = warm_up(kb), document_titles(kb)
+    app.state.kb, app.state.concept_names, app.state.doc_titles = kb, names, titles
 
 
-async def damaged(request: Request, exc: Exception) -> Response:
-    """A query that met damage: 503 in one line while the file is rebuilt."""
+async def sqlite_error(request: Request, exc: Exception) -> Response:
+    """A query that met damage: 503 in one line while the file is rebuilt. Any
+    other SQLite error is about the question (a pattern too complex): 400, as the
+    command line says it, and nothing rebuilt."""
+    assert isinstance(exc, sqlite3.DatabaseError)
+    if not is_damage(exc):
+        return _error(request, 400, not_damage(exc))
     return unavailable(request.app.state.watch.damaged(exc))
 
 

@@ -22,6 +22,7 @@ from starlette.responses import PlainTextResponse
 from starlette.types import ASGIApp, Receive, Scope, Send
 
 from ocgkb import OcgkbError
+from ocgkb.messages import BEING_REBUILT
 from ocgkb.store.door import Signature, signature
 from ocgkb.web.rebuild import rebuild_if_still
 
@@ -84,7 +85,7 @@ class Watch:
                 self.db,
                 str(exc).splitlines()[0] if str(exc) else exc,
             )
-        self.damage = "the knowledge base is damaged and is being rebuilt; try again in a minute"
+        self.damage = BEING_REBUILT
         if self.rebuilding is None or not self.rebuilding.is_alive():
             seen = seen or signature(self.db)
             self.rebuilding = threading.Thread(
