@@ -4,7 +4,7 @@ The library does everything the command line does::
 
     from ocgkb.store.door import open_kb
     from ocgkb.query.ranking import search
-    kb = open_kb()                    # builds on first use
+    kb = open_kb()                    # builds on first use (the one door: store/door.py)
     hits = search(kb, "cost算不算卡片的效果")
 """
 
