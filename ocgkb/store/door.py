@@ -25,8 +25,11 @@ from ocgkb.store.database import KnowledgeBase, connect_read_only
 if TYPE_CHECKING:
     from ocgkb.build.pipeline import BuildReport
 
-__all__ = ["KnowledgeBase", "Signature", "build", "build_steps", "check", "is_current", "is_damage"]
-__all__ += ["open_kb", "repair", "signature"]
+# What the front ends use: the knowledge base and its file, and the four operations.
+__all__ = [
+    "KnowledgeBase", "Signature", "build", "build_steps", "check", "is_current", "is_damage", "open_kb",
+    "repair", "signature",
+]  # fmt: skip
 
 Progress = Callable[[str], None]
 # A build to run, given what to tell of each step; a caller may wrap it (a progress bar).
@@ -112,9 +115,10 @@ def repair(
     on_build: OnBuild | None = None,
 ) -> bool:
     """Rebuild a knowledge base found damaged. `seen` is the file found damaged
-    (default: the file there now); when another process has rebuilt or replaced it
-    while this one waited for the lock, nothing is built. True when this call built it."""
+    (default: the file there now, before waiting for the lock); when another process
+    has rebuilt or replaced it meanwhile, nothing is built. True when this call built it."""
     db_path = _place(db_path)
+    seen = seen or signature(db_path)
     with _build_locked(db_path) as (_, run_build):
         if seen is not None and signature(db_path) != seen:
             return False
