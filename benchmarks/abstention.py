@@ -24,7 +24,7 @@ import sys
 from pathlib import Path
 
 from ocgkb.query.ranking import search
-from ocgkb.store.database import open_kb
+from ocgkb.store.door import open_kb
 from ocgkb.views.answer import answer
 
 from retrieval import norm

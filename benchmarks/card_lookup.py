@@ -26,7 +26,7 @@ from collections import defaultdict
 from pathlib import Path
 
 from ocgkb.query.lookup import find_cards
-from ocgkb.store.database import KnowledgeBase, open_kb
+from ocgkb.store.door import KnowledgeBase, open_kb
 
 ROOT = Path(__file__).resolve().parent.parent
 DEFAULT_FILES = [

@@ -21,7 +21,7 @@ from pathlib import Path
 
 from serve_load import Client, start_server, wait_ready
 
-from ocgkb.store.database import open_kb
+from ocgkb.store.door import open_kb
 
 TARGET_MB = 50
 WARM_UP = 200

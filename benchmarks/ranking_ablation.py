@@ -18,7 +18,7 @@ from contextlib import contextmanager
 
 from ocgkb.query import ranking, scoring
 from ocgkb.query.candidates import warm
-from ocgkb.store.database import open_kb
+from ocgkb.store.door import open_kb
 
 from retrieval import SETS, score
 

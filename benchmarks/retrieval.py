@@ -14,7 +14,7 @@ import sys
 from pathlib import Path
 
 from ocgkb.query.ranking import search
-from ocgkb.store.database import open_kb
+from ocgkb.store.door import open_kb
 
 ROOT = Path(__file__).resolve().parent.parent
 # (file, language, tuned or blind). Tuned: the ranking and kb/ were adjusted while

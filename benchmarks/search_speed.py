@@ -27,7 +27,7 @@ from scaled_corpus import scaled_copy, synthetic_share
 from ocgkb.query.candidates import warm
 from ocgkb.query.plan import plan_query
 from ocgkb.query.ranking import search
-from ocgkb.store.database import KnowledgeBase, open_kb
+from ocgkb.store.door import KnowledgeBase, open_kb
 
 from retrieval import DEFAULT_FILES, score
 

@@ -58,7 +58,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import IO, NamedTuple
 
-from ocgkb.store.database import open_kb
+from ocgkb.store.door import open_kb
 
 ROOT = Path(__file__).resolve().parent.parent
 HOST = "127.0.0.1"

@@ -19,7 +19,7 @@ import sys
 from collections import Counter
 from pathlib import Path
 
-from ocgkb.store.database import open_kb
+from ocgkb.store.door import open_kb
 
 ROOT = Path(__file__).resolve().parent.parent
 DEFAULT = ROOT / "benchmarks" / "structure" / "parents.jsonl"

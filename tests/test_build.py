@@ -9,7 +9,7 @@ from ocgkb import SourceError
 from ocgkb.build import pipeline as build_module
 from ocgkb.build.pipeline import build
 from ocgkb.cli.main import main
-from ocgkb.store.database import KnowledgeBase, is_current, open_kb
+from ocgkb.store.door import KnowledgeBase, is_current, open_kb
 
 from conftest import DATA, KB, passage_at
 

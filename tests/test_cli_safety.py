@@ -24,7 +24,7 @@ from ocgkb.cli.options import MAX_TEXT
 from ocgkb.files import UnsafePathError, read_at_most, replaceable
 from ocgkb.query.plan import MAX_QUERY
 from ocgkb.store.damage import is_damage
-from ocgkb.store.database import KnowledgeBase, build_lock, open_kb
+from ocgkb.store.door import KnowledgeBase, build, open_kb
 
 from conftest import DATA, KB
 
@@ -106,8 +106,8 @@ def test_a_lock_file_that_is_a_fifo_is_refused_before_building(tmp_path):
     os.mkfifo(tmp_path / "kb.sqlite.lock")
     one_line(ocgkb("search", "cost", home=tmp_path, db=db), 1, "kb.sqlite.lock is a FIFO")
     assert not db.exists() and stat.S_ISFIFO(os.lstat(tmp_path / "kb.sqlite.lock").st_mode)
-    with pytest.raises(UnsafePathError), build_lock(db):
-        pytest.fail("locked a FIFO")
+    with pytest.raises(UnsafePathError):
+        build(db, DATA, KB)
 
 
 def test_a_build_refuses_a_fifo_before_reading_anything(odd_files, monkeypatch):

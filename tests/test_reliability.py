@@ -22,7 +22,7 @@ from ocgkb.build import pipeline as build_module
 from ocgkb.build.pipeline import build
 from ocgkb.cli.main import main
 from ocgkb.query.plan import plan_query
-from ocgkb.store.database import KnowledgeBase, is_current, open_kb
+from ocgkb.store.door import KnowledgeBase, is_current, open_kb
 
 from conftest import DATA, KB
 

@@ -501,7 +501,9 @@ def test_card_name_is_escaped_on_the_404_page(web_client):
     response = web_client.get("/card/" + quote("<script>x</script>", safe=""))
     main = assert_error_page(response, 404)
     assert "<script" not in response.text
-    assert "no card is called anything like &#39;&lt;script&gt;x&lt;/script&gt;&#39;" in main  # escaped, not run
+    assert (
+        "no card is called anything like &#39;&lt;script&gt;x&lt;/script&gt;&#39;" in main
+    )  # escaped, not run
 
 
 @pytest.mark.parametrize("path", ["/section/", "/concept/", "/p/"])

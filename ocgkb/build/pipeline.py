@@ -18,7 +18,7 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from ocgkb import BuildError, OntologyError, paths, yamlio
+from ocgkb import BuildError, OntologyError, paths
 from ocgkb.build.card_index import CardAliases, CardIndex
 from ocgkb.build.mentions import CardMentions, collect_mentions
 from ocgkb.build.segments import RememberedSegmenter
@@ -93,6 +93,7 @@ def build(
     report = BuildReport(db_path)
 
     step("read")
+    scenarios = _read_scenarios(kb_dir)  # first: a broken one stops the build before the work
     inputs = _read_inputs(data_dir, kb_dir, report)
     step("parse")
     parsed = [_parse(doc, inputs.texts[doc.name]) for doc in inputs.documents]
@@ -111,7 +112,7 @@ def build(
         report.notes.append(f"{untagged} passages name no concept of the ontology (etiquette, card anatomy…)")
     step("links")
     links = _links(parsed, passages, inputs.ontology, inputs.normalize, report)
-    scenarios = _read_scenarios(kb_dir, {p.id for p in passages}, report)
+    _check_replays(scenarios, {p.id for p in passages}, report)
     links += _scenario_links(scenarios, {p.id for p in passages})
     step("duplicates")
     dup_of = _twins(passages, search_text, inputs.normalize, report)
@@ -533,29 +534,34 @@ def _index_rows(
     return rows, vocabulary
 
 
-def _read_scenarios(kb_dir: Path, passage_ids: set[str], report: BuildReport) -> list[dict]:
-    """The replay scenarios of kb/scenarios/ and the passages they replay. A file
-    that cannot be read is reported, not fatal: `ocgkb replay` names its fault."""
+def _read_scenarios(kb_dir: Path) -> list[dict]:
+    """The replay scenarios of kb/scenarios/, read as `ocgkb replay` reads them
+    (one reader, one set of limits). A malformed one is an OntologyError naming its
+    file: the build fails rather than ship a scenario that cannot be replayed."""
+    from ocgkb.engine.scenario import ScenarioError, read_scenario
+
     rows = []
     for path in sorted((kb_dir / "scenarios").glob("*.yaml")):
         try:
-            data = yamlio.load(path.read_text(encoding="utf-8"))
-            title, replays = str(data["title"]), [str(r) for r in data.get("replays") or []]
-        except (OSError, UnicodeDecodeError, yamlio.YAMLError, TypeError, KeyError) as exc:
-            report.notes.append(f"scenario {path.name} is not readable: {str(exc).splitlines()[0]}")
-            continue
-        for pid in replays:
-            if pid not in passage_ids:
-                report.unresolved.append(f"scenario {path.name}: replays unknown passage {pid}")
+            scenario = read_scenario(path)
+        except ScenarioError as exc:
+            raise OntologyError(f"curated scenario {str(exc).splitlines()[0]}") from None
         rows.append(
             {
                 "name": path.stem,
                 "file": path.name,
-                "title": title,
-                "replays": json.dumps(replays, ensure_ascii=False),
+                "title": scenario.title,
+                "replays": json.dumps(scenario.replays, ensure_ascii=False),
             }
         )
     return rows
+
+
+def _check_replays(scenarios: list[dict], passage_ids: set[str], report: BuildReport) -> None:
+    for row in scenarios:
+        for pid in json.loads(row["replays"]):
+            if pid not in passage_ids:
+                report.unresolved.append(f"scenario {row['file']}: replays unknown passage {pid}")
 
 
 def load_questions(kb_dir: Path, passage_ids: set[str], report: BuildReport) -> dict[str, list[str]]:

@@ -12,7 +12,7 @@ from pathlib import Path
 
 import click
 
-from ocgkb import OcgkbError, __version__
+from ocgkb import NotFound, OcgkbError, __version__
 from ocgkb.cli.options import TEXT, Count, search_filters
 
 # The kinds and limits the views define, repeated here so that --help needs no query code.
@@ -23,27 +23,29 @@ ASK_LIMIT = 10  # clauses an answer shows at most
 
 def _build_progress(run):
     """Run a build with a progress bar on a terminal, and one line elsewhere."""
-    from ocgkb.build.pipeline import BUILD_STEPS
+    from ocgkb.store.door import build_steps
 
     if not sys.stderr.isatty():
         return run(lambda name: None)
-    with click.progressbar(length=len(BUILD_STEPS), label="building", file=sys.stderr) as bar:
+    with click.progressbar(length=build_steps(), label="building", file=sys.stderr) as bar:
         return run(lambda name: bar.update(1))
 
 
-def _open(ctx: click.Context):
-    from ocgkb.store import database as store
+def _where(ctx: click.Context) -> tuple[Path | None, Path | None, Path | None]:
+    """The knowledge base file, the sources and the curated files the options name."""
+    options = ctx.find_root().obj or {}
+    return options.get("db"), options.get("data_dir"), options.get("kb_dir")
 
-    options = ctx.find_root().obj
+
+def _open(ctx: click.Context):
+    from ocgkb.store.door import open_kb
 
     def with_progress(run):
         click.echo("Building the knowledge base (first use or sources changed)…", err=True)
         return _build_progress(run)
 
-    return store.open_kb(
-        options["db"],
-        options["data_dir"],
-        options["kb_dir"],
+    return open_kb(
+        *_where(ctx),
         on_build=with_progress,
         on_stale_kept=lambda msg: click.secho(f"warning: {msg}", err=True, fg="yellow"),
     )
@@ -73,7 +75,7 @@ class _Group(click.Group):
     def invoke(self, ctx: click.Context):
         import sqlite3
 
-        from ocgkb.store.damage import is_damage
+        from ocgkb.store.door import is_damage
 
         try:
             try:
@@ -96,25 +98,23 @@ class _Group(click.Group):
 
 
 def _sqlite_message(exc: Exception, damaged: bool) -> str:
-    if damaged:
-        return f"the knowledge base is damaged and could not be rebuilt: {exc}"
-    return f"cannot answer this: {exc} (an SQLite error about the input, not damage to the knowledge base)"
+    from ocgkb import messages
+
+    return f"{messages.NOT_REBUILT}: {exc}" if damaged else messages.not_damage(exc)
 
 
 def _rebuild_damaged(ctx: click.Context, exc: Exception) -> None:
     from ocgkb import paths
-    from ocgkb.build.pipeline import build
-    from ocgkb.store import database as store
+    from ocgkb.store.door import repair
 
-    options = ctx.obj or {}
-    db = options.get("db") or paths.default_db_path()
+    db, data_dir, kb_dir = _where(ctx)
     click.secho(
-        f"warning: the knowledge base {db} is damaged ({exc}); rebuilding it from the sources",
+        f"warning: the knowledge base {db or paths.default_db_path()} is damaged ({exc}); "
+        "rebuilding it from the sources",
         err=True,
         fg="yellow",
     )
-    with store.build_lock(Path(db)):  # the one build path: never two builds of one file at once
-        _build_progress(lambda progress: build(db, options.get("data_dir"), options.get("kb_dir"), progress))
+    repair(db, data_dir, kb_dir, on_build=_build_progress)
 
 
 def _on_sigterm(signum, frame):
@@ -184,13 +184,11 @@ def build(ctx: click.Context, as_json: bool, verbose: bool, check: bool) -> None
       ocgkb build -v
       ocgkb build --check
     """
-    from ocgkb import paths
-    from ocgkb.store import database as store
+    from ocgkb.store.door import build as build_kb
+    from ocgkb.store.door import check as check_kb
 
-    options = ctx.find_root().obj
-    db = Path(options["db"] or paths.default_db_path())
     if check:
-        result = store.check(db, options["data_dir"], options["kb_dir"])
+        result = check_kb(*_where(ctx))
         if as_json:
             click.echo(json.dumps(result, ensure_ascii=False, indent=2))
         else:
@@ -199,12 +197,7 @@ def build(ctx: click.Context, as_json: bool, verbose: bool, check: bool) -> None
         if not result["sound"]:
             sys.exit(1)
         return
-    from ocgkb.build.pipeline import build as run_build
-
-    with store.build_lock(db):
-        report = _build_progress(
-            lambda progress: run_build(db, options["data_dir"], options["kb_dir"], progress)
-        )
+    report = build_kb(*_where(ctx), on_build=_build_progress)
     if as_json:
         click.echo(json.dumps(report.as_dict(), ensure_ascii=False, indent=2))
         return
@@ -345,15 +338,17 @@ def card(ctx, name, limit, as_json) -> None:
     """
     from ocgkb.views.card import card_view
 
-    view = card_view(_open(ctx), name, limit)
+    try:
+        view = card_view(_open(ctx), name, limit)
+    except NotFound as exc:
+        if not as_json:
+            names = exc.detail.get("suggestions")
+            raise NotFound(f"{exc}; did you mean {', '.join(names)}?" if names else str(exc)) from None
+        click.echo(json.dumps(exc.detail, ensure_ascii=False))
+        sys.exit(exc.exit_code)
     if as_json:
         click.echo(json.dumps(view, ensure_ascii=False))
-        if not view["matches"]:
-            sys.exit(1)
         return
-    if not view["matches"]:
-        hint = f"; did you mean {', '.join(view['suggestions'])}?" if view.get("suggestions") else ""
-        raise click.ClickException(f"{view['message']}{hint}")
     from ocgkb.cli.render import render_card
 
     click.echo(render_card(view))

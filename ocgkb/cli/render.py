@@ -6,7 +6,7 @@ from pathlib import Path
 
 import click
 
-from ocgkb.text.display import KIND_NAMES, marked, shorten
+from ocgkb.display import KIND_NAMES, marked, shorten
 
 KIND_LABEL = {kind: f"{zh} {en}" for kind, (zh, en) in KIND_NAMES.items()}
 

@@ -73,6 +73,7 @@ class ScenarioError(OcgkbError):
     """A scenario file that cannot be replayed: it names the file, the step and what is wrong."""
 
     exit_code = 2  # a malformed file; a replay that ends otherwise than stated exits 1
+    http_status = 500  # the web replays only the curated scenarios: a malformed one is our fault
 
 
 class NoScenarios(ScenarioError):

@@ -7,7 +7,7 @@ import math
 import re
 from dataclasses import dataclass
 
-from ocgkb import OcgkbError
+from ocgkb import NotFound, OcgkbError
 from ocgkb.store import cards as stored_cards
 from ocgkb.store.curated import concept_labels, concept_row
 from ocgkb.store.database import KnowledgeBase
@@ -19,10 +19,6 @@ SUGGEST_SCORE = 45.0
 MAX_PART_CARDS = 3
 PART_IN_TEXTS = 4.0
 _LATIN = re.compile(r"^[a-z0-9 '\-.,:!?&\"/]+$")
-
-
-class NotFound(OcgkbError):
-    """No card, concept or section answers to the name given."""
 
 
 @dataclass(frozen=True)

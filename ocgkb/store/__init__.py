@@ -1,2 +1,2 @@
-"""The built knowledge base on disk: opening it read-only, building it on first
-use or when its sources change, checking it."""
+"""The built knowledge base on disk: the one door to it (`door.py`: open, build on
+first use or when its inputs change, check, repair) and reading it (`database.py`)."""

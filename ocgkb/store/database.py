@@ -1,20 +1,16 @@
-"""Opening the built knowledge base, building or rebuilding it when needed."""
+"""Reading a built knowledge base: the read-only `KnowledgeBase` and its connection.
+
+Opening, building, checking and repairing one go through `store/door.py`."""
 
 from __future__ import annotations
 
-import contextlib
 import functools
 import json
-import os
 import sqlite3
-import stat
 from collections import OrderedDict
-from collections.abc import Callable, Iterable, Iterator, Mapping
+from collections.abc import Iterable, Iterator, Mapping
 from pathlib import Path
 
-from ocgkb import OcgkbError, paths
-from ocgkb.files import UnsafePathError, kind_of, replaceable
-from ocgkb.sources import manifest as sources
 from ocgkb.text.normalize import Normalizer
 
 # A list of values as one JSON parameter: `WHERE term IN {IN_JSON}` with
@@ -177,142 +173,3 @@ def connect_read_only(path: Path) -> sqlite3.Connection:
 
     uri = f"file:{quote(str(Path(path).resolve()))}?mode=ro"
     return sqlite3.connect(uri, uri=True, check_same_thread=False)
-
-
-def _recorded(db_path: Path) -> dict[str, str] | None:
-    """The input fingerprint and stat signature a built database records; None when
-    it is not a usable build."""
-    if not db_path.is_file():
-        return None
-    try:
-        conn = connect_read_only(db_path)
-        try:
-            rows = conn.execute(
-                "SELECT key, value FROM meta WHERE key IN ('fingerprint', 'stat_signature')"
-            ).fetchall()
-            conn.execute("SELECT 1 FROM passage_fts LIMIT 1")
-        finally:
-            conn.close()
-    except sqlite3.Error:
-        return None
-    recorded = dict(rows)
-    return recorded if recorded.get("fingerprint") else None
-
-
-def _fingerprint_of(db_path: Path) -> str | None:
-    """The input fingerprint a built database records; None when it is not a usable build."""
-    recorded = _recorded(db_path)
-    return recorded["fingerprint"] if recorded else None
-
-
-def wanted_fingerprint(data_dir: Path | None = None, kb_dir: Path | None = None) -> str:
-    return sources.fingerprint(data_dir or paths.data_dir(), kb_dir or paths.kb_dir(), sources.SCHEMA_VERSION)
-
-
-def is_current(db_path: Path, data_dir: Path | None = None, kb_dir: Path | None = None) -> bool:
-    """Whether a build is of the inputs as they are now: at once when no input file
-    looks touched since the build, else by hashing every input's bytes."""
-    recorded = _recorded(db_path)
-    if recorded is None:
-        return False
-    data_dir, kb_dir = data_dir or paths.data_dir(), kb_dir or paths.kb_dir()
-    if recorded.get("stat_signature") == sources.stat_signature(data_dir, kb_dir, sources.SCHEMA_VERSION):
-        return True
-    return recorded["fingerprint"] == wanted_fingerprint(data_dir, kb_dir)
-
-
-def check(db_path: Path, data_dir: Path | None = None, kb_dir: Path | None = None) -> dict:
-    """Whether a built knowledge base is sound (SQLite's integrity check) and up to
-    date (built from the sources and curated files as they are now)."""
-    db_path = Path(db_path)
-    result = {"path": str(db_path), "integrity": "missing", "up_to_date": False, "sound": False}
-    if not db_path.is_file():
-        return result
-    try:
-        conn = connect_read_only(db_path)
-        try:
-            rows = [r[0] for r in conn.execute("PRAGMA integrity_check(5)")]
-        finally:
-            conn.close()
-        result["integrity"] = "ok" if rows == ["ok"] else "; ".join(rows)
-    except sqlite3.DatabaseError as exc:
-        result["integrity"] = f"unreadable: {exc}"
-    result["up_to_date"] = _fingerprint_of(db_path) == wanted_fingerprint(data_dir, kb_dir)
-    result["sound"] = result["integrity"] == "ok" and result["up_to_date"]
-    return result
-
-
-@contextlib.contextmanager
-def build_lock(db_path: Path) -> Iterator[bool | None]:
-    """One build at a time for a knowledge base: a lock file beside it, held with
-    flock, so a second process waits for the first and then uses its result.
-    Yields True when locked, False where no file can be made there (the place is
-    not writable), None where the system has no flock (builds stay atomic)."""
-    try:
-        import fcntl
-    except ImportError:
-        yield None
-        return
-    db_path = replaceable(db_path)
-    lock_path = replaceable(db_path.with_name(db_path.name + ".lock"))  # a FIFO or device there: refused
-    try:
-        db_path.parent.mkdir(parents=True, exist_ok=True)
-        handle = open(lock_path, "a+b")  # noqa: SIM115 - held for the whole build
-    except OSError:
-        yield False
-        return
-    try:
-        mode = os.fstat(handle.fileno()).st_mode
-        if not stat.S_ISREG(mode):  # swapped in between the check and the open
-            raise UnsafePathError(
-                f"{lock_path} is {kind_of(mode)}, not a regular file; refusing to write there"
-            )
-        fcntl.flock(handle, fcntl.LOCK_EX)
-        yield True
-    finally:
-        handle.close()  # closing releases the lock
-
-
-def open_kb(
-    db_path: Path | None = None,
-    data_dir: Path | None = None,
-    kb_dir: Path | None = None,
-    on_build: Callable[[Callable[..., object]], object] | None = None,
-    on_stale_kept: Callable[[str], None] | None = None,
-) -> KnowledgeBase:
-    """The knowledge base at `db_path`, built first when missing or out of date.
-
-    `on_build(run)` lets a caller wrap the build (a progress bar); it must call
-    `run(progress)`. Builds are serialised by a lock: a process that waited for
-    another's build uses it. When a rebuild fails but an older build exists, the
-    older one is opened and `on_stale_kept(message)` is told why.
-    """
-    # A device, FIFO or symlink loop is refused before anything is built; a symlink is followed.
-    db_path = replaceable(Path(db_path or paths.default_db_path()))
-    paths.remove_dead_builds(db_path)
-    if is_current(db_path, data_dir, kb_dir):
-        return KnowledgeBase(db_path)
-    wanted = wanted_fingerprint(data_dir, kb_dir)
-    from ocgkb.build.pipeline import build
-
-    def run(progress=None):
-        return build(db_path, data_dir, kb_dir, progress)
-
-    with build_lock(db_path) as locked:
-        if _fingerprint_of(db_path) == wanted:  # built by the process we waited for
-            return KnowledgeBase(db_path)
-        if locked is False and _fingerprint_of(db_path) is not None:
-            # Nothing can be written here: say so at once instead of building in vain.
-            if on_stale_kept:
-                on_stale_kept(
-                    f"cannot write to {db_path.parent}; using the stale knowledge base built before"
-                )
-            return KnowledgeBase(db_path)
-        try:
-            on_build(run) if on_build else run()
-        except OcgkbError as exc:
-            if _fingerprint_of(db_path) is None:
-                raise
-            if on_stale_kept:
-                on_stale_kept(f"{exc}; using the stale knowledge base built before")
-    return KnowledgeBase(db_path)

@@ -62,7 +62,8 @@ def neighbourhood(kb: KnowledgeBase, graph: nx.DiGraph, name: str, depth: int) -
 def find_node(kb: KnowledgeBase, graph: nx.DiGraph, name: str) -> str:
     """The graph node a name means: a node id, a concept by any name, a section
     number, a passage id, a card (typos allowed)."""
-    from ocgkb.query.lookup import NotFound, find_cards, find_concept
+    from ocgkb import NotFound
+    from ocgkb.query.lookup import find_cards, find_concept
 
     name = name.strip()
     for candidate in (name, f"section:{name}", f"passage:{name}", f"card:{name}", f"scenario:{name}"):

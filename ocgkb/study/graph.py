@@ -16,8 +16,8 @@ import json
 import weakref
 from typing import TYPE_CHECKING
 
+from ocgkb.display import shorten
 from ocgkb.store.database import KnowledgeBase
-from ocgkb.text.display import shorten
 
 if TYPE_CHECKING:
     import networkx as nx

@@ -3,6 +3,7 @@ the passages that mention it, newest ruling first."""
 
 from __future__ import annotations
 
+from ocgkb import NotFound
 from ocgkb.messages import no_such_card
 from ocgkb.query.lookup import MIN_SCORE, suggest_cards
 from ocgkb.store.database import KnowledgeBase
@@ -27,7 +28,7 @@ def card_view(kb: KnowledgeBase, query: str, limit: int = 20) -> dict:
     if not matches:
         view["suggestions"] = [m.name for m in close[:5]]
         view["message"] = no_such_card(query)
-        return view
+        raise NotFound(view["message"], detail=view)
     rows = kb.query(
         """SELECT pc.passage_id,
                   coalesce(max(CASE WHEN d.card = pc.card THEN d.date END), max(d.date)) AS newest

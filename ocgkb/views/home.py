@@ -6,9 +6,6 @@ import weakref
 
 from ocgkb.store.database import KnowledgeBase
 
-DOC_TITLES = {"rulebook": "规则书 rulebook", "rulings": "裁定 rulings", "guide": "阶段与连锁 phases & chains"}
-
-
 _MADE: weakref.WeakKeyDictionary[KnowledgeBase, dict] = weakref.WeakKeyDictionary()
 
 
@@ -42,10 +39,15 @@ def _make_home(kb: KnowledgeBase) -> dict:
     cards = kb.query("SELECT count(*) FROM cards WHERE mentions > 0")[0][0]
     return {
         "documents": [
-            {"doc": doc, "title": DOC_TITLES.get(doc, doc), "sections": rows}
+            {"doc": doc, "title": document_titles(kb).get(doc, doc), "sections": rows}
             for doc, rows in sections.items()
         ],
         "concepts": concepts,
         "scenarios": scenarios,
         "counts": {"passages": sum(kinds.values()), "kinds": kinds, "cards": cards},
     }
+
+
+def document_titles(kb: KnowledgeBase) -> dict[str, str]:
+    """Each document's title by its short name, as rulings_data/manifest.yaml gives it."""
+    return {r["name"]: r["title"] for r in kb.query("SELECT name, title FROM documents")}

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from ocgkb.query.lookup import NotFound
+from ocgkb import NotFound
 from ocgkb.store.database import KnowledgeBase
 from ocgkb.store.passages import passage_hits
 from ocgkb.views.replay import scenarios_replaying

@@ -39,7 +39,7 @@ def scenario_view(kb: KnowledgeBase, name: str, kb_dir: Path) -> dict:
     """One curated scenario, by the name the knowledge base lists it under, replayed:
     its verdict, the log step by step and the final state. A name the knowledge base
     does not list is NotFound (so no path from outside ever reaches the file system)."""
-    from ocgkb.query.lookup import NotFound
+    from ocgkb import NotFound
 
     rows = kb.query("SELECT name, file FROM scenarios WHERE name = ?", (name,))
     if not rows:

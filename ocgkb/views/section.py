@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import json
 
-from ocgkb.query.lookup import NotFound
+from ocgkb import NotFound
 from ocgkb.store.database import KnowledgeBase, like_literal
 from ocgkb.store.passages import passage_hits
 from ocgkb.views.replay import scenarios_replaying

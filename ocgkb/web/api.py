@@ -1,5 +1,6 @@
 """The JSON API: each endpoint returns exactly what the matching command prints
-with --json for the same input. Errors are `{"error": "…"}` with 400 or 404."""
+with --json for the same input. Errors are `{"error": "…"}` with the error's own status (400, 404, 500), and
+what the error carries besides (an unknown card's nearest names)."""
 
 from __future__ import annotations
 
@@ -78,10 +79,7 @@ async def api_card(request: Request) -> JSON:
     """
     kb = request.app.state.kb
     query = params.text(request)
-    view = card_view(kb, query, params.limit(request, 20, MOST_PASSAGES))
-    if not view["matches"]:
-        return JSON({"error": view["message"], **view}, status_code=404)
-    return JSON(view)
+    return JSON(card_view(kb, query, params.limit(request, 20, MOST_PASSAGES)))
 
 
 async def api_section(request: Request) -> JSON:

@@ -21,15 +21,14 @@ from starlette.staticfiles import StaticFiles
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
 from ocgkb import OcgkbError, paths
-from ocgkb.query.lookup import NotFound
-from ocgkb.store.database import KnowledgeBase
+from ocgkb.messages import not_damage
+from ocgkb.store.door import KnowledgeBase, is_damage, open_kb
 from ocgkb.web import api, pages
 from ocgkb.web.hosts import AllowedHosts
 from ocgkb.web.kb_watch import Watch, WatchMiddleware, unavailable
 
 HERE = Path(__file__).parent
 log = logging.getLogger("ocgkb.web")
-WARM_QUESTION = "cost算不算卡片的效果"
 
 SECURITY_HEADERS = [
     (
@@ -61,18 +60,24 @@ def _wants_json(request: Request) -> bool:
     return request.url.path.startswith(("/api/", "/openapi"))
 
 
-def _error(request: Request, status: int, message: str) -> Response:
+def _error(request: Request, status: int, message: str, detail: dict | None = None) -> Response:
     if _wants_json(request):
-        return api.JSON({"error": message}, status_code=status)
+        return api.JSON({"error": message, **(detail or {})}, status_code=status)
     return pages.page(request, "error.html", status_code=status, status=status, message=message)
 
 
-async def not_found(request: Request, exc: Exception) -> Response:
-    return _error(request, 404, str(exc).splitlines()[0])
-
-
-async def bad_request(request: Request, exc: Exception) -> Response:
-    return _error(request, 400, str(exc).splitlines()[0] or type(exc).__name__)
+async def ocgkb_error(request: Request, exc: Exception) -> Response:
+    """Every error of ocgkb answered by its own status. A 500 is a fault in the
+    project's own data (a damaged curated file): one line in the log, and the
+    visitor is told it is ours, never shown a traceback."""
+    assert isinstance(exc, OcgkbError)
+    message = str(exc).splitlines()[0] if str(exc) else type(exc).__name__
+    if exc.http_status >= 500:
+        log.error("%s on %s: %s", type(exc).__name__, request.url.path, message)
+        return _error(
+            request, exc.http_status, "something is wrong in the site's own data; the error is logged"
+        )
+    return _error(request, exc.http_status, message, getattr(exc, "detail", None))
 
 
 async def http_error(request: Request, exc: Exception) -> Response:
@@ -102,8 +107,6 @@ def create_app(
     `ocgkb serve --workers N` each call this, with the paths in the environment.
     `allowed_hosts` (default: OCGKB_ALLOWED_HOSTS, comma-separated; unset: any)
     are the Host names it answers."""
-    from ocgkb.store.database import open_kb
-
     db = db or _env_path("OCGKB_DB")
     data_dir = data_dir or _env_path("OCGKB_DATA")
     kb_dir = kb_dir or _env_path("OCGKB_KB")
@@ -117,10 +120,9 @@ def create_app(
             Mount("/static", StaticFiles(directory=HERE / "static"), name="static"),
         ],
         exception_handlers={
-            NotFound: not_found,
-            OcgkbError: bad_request,
+            OcgkbError: ocgkb_error,
             HTTPException: http_error,
-            sqlite3.DatabaseError: damaged,
+            sqlite3.DatabaseError: sqlite_error,
             Exception: server_error,
         },
     )
@@ -137,22 +139,20 @@ def create_app(
 def _load(app: Starlette, kb: KnowledgeBase) -> None:
     """Read what every request needs of `kb`, then serve it: a knowledge base that
     fails here raises before it replaces the one being served."""
-    from ocgkb.query.candidates import warm
-    from ocgkb.study.graph import graph_of
-    from ocgkb.views.answer import answer_page
-    from ocgkb.views.concept import concept_names
+    from ocgkb.views.home import document_titles
+    from ocgkb.views.warm import warm_up
 
-    warm(kb)  # read every passage once, now, not on the first visitor's request
-    graph_of(kb)
-    names = concept_names(kb)
-    # One question now: the query layer reads its word lists once per open knowledge
-    # base; read now, they are not read on the first visitor's request.
-    answer_page(kb, WARM_QUESTION)
-    app.state.kb, app.state.concept_names = kb, names
+    names, titles = warm_up(kb), document_titles(kb)
+    app.state.kb, app.state.concept_names, app.state.doc_titles = kb, names, titles
 
 
-async def damaged(request: Request, exc: Exception) -> Response:
-    """A query that met damage: 503 in one line while the file is rebuilt."""
+async def sqlite_error(request: Request, exc: Exception) -> Response:
+    """A query that met damage: 503 in one line while the file is rebuilt. Any
+    other SQLite error is about the question (a pattern too complex): 400, as the
+    command line says it, and nothing rebuilt."""
+    assert isinstance(exc, sqlite3.DatabaseError)
+    if not is_damage(exc):
+        return _error(request, 400, not_damage(exc))
     return unavailable(request.app.state.watch.damaged(exc))
 
 

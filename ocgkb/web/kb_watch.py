@@ -22,7 +22,9 @@ from starlette.responses import PlainTextResponse
 from starlette.types import ASGIApp, Receive, Scope, Send
 
 from ocgkb import OcgkbError
-from ocgkb.web.rebuild import Signature, rebuild_if_still, signature
+from ocgkb.messages import BEING_REBUILT
+from ocgkb.store.door import Signature, signature
+from ocgkb.web.rebuild import rebuild_if_still
 
 log = logging.getLogger("ocgkb.web")
 INTERVAL = 1.0  # seconds between two looks at the file
@@ -83,7 +85,7 @@ class Watch:
                 self.db,
                 str(exc).splitlines()[0] if str(exc) else exc,
             )
-        self.damage = "the knowledge base is damaged and is being rebuilt; try again in a minute"
+        self.damage = BEING_REBUILT
         if self.rebuilding is None or not self.rebuilding.is_alive():
             seen = seen or signature(self.db)
             self.rebuilding = threading.Thread(

@@ -9,6 +9,7 @@ from starlette.responses import Response
 from starlette.routing import Route
 from starlette.templating import Jinja2Templates
 
+from ocgkb import NotFound
 from ocgkb.study.graph import graph_of
 from ocgkb.study.picture import neighbourhood_picture
 from ocgkb.views.answer import answer_page
@@ -39,9 +40,10 @@ async def ask(request: Request) -> Response:
 
 async def card(request: Request) -> Response:
     name = params.checked(request.path_params["name"], "name")
-    view = card_view(request.app.state.kb, name, limit=60)
-    if not view["matches"]:
-        return page(request, "card_missing.html", status_code=404, query=name, view=view)
+    try:
+        view = card_view(request.app.state.kb, name, limit=60)
+    except NotFound as exc:  # the nearest names, and a way to ask instead
+        return page(request, "card_missing.html", status_code=exc.http_status, query=name, view=exc.detail)
     return page(request, "card.html", query=name, view=view)
 
 

@@ -21,9 +21,10 @@ from starlette.types import ASGIApp
 from uvicorn.config import LOGGING_CONFIG
 
 from ocgkb import OcgkbError
+from ocgkb.store.door import signature
 from ocgkb.web.connections import BoundedHttpTools, QueueingServer
 from ocgkb.web.quiet_log import log_config
-from ocgkb.web.rebuild import rebuild_if_still, signature
+from ocgkb.web.rebuild import rebuild_if_still
 from ocgkb.web.supervisor import KB_DAMAGED, Supervisor, die_with_parent
 
 APP = "ocgkb.web.app:create_app"

@@ -26,6 +26,7 @@ from uvicorn.config import STARTUP_FAILURE, Config
 from uvicorn.server import Server
 from uvicorn.supervisors.multiprocess import Multiprocess, Process
 
+from ocgkb.messages import NOT_REBUILT
 from ocgkb.web.connections import QueueingServer
 
 log = logging.getLogger("uvicorn.error")
@@ -121,7 +122,7 @@ class Supervisor(Multiprocess):
             return False
         log.warning("a worker found the knowledge base damaged; rebuilding it once")
         if not self.heal():
-            self.failure = "the knowledge base is damaged and could not be rebuilt; stopping"
+            self.failure = f"{NOT_REBUILT}; stopping"
             return False
         self.healed_at = time.monotonic()
         return True

@@ -6,18 +6,12 @@ from pathlib import Path
 from urllib.parse import quote
 
 from markupsafe import Markup, escape
+from starlette.requests import Request
 from starlette.templating import Jinja2Templates
 
-from ocgkb.text.display import KIND_NAMES, marked
+from ocgkb.display import KIND_NAMES, marked
 
 KIND_LABEL = {kind: zh for kind, (zh, _) in KIND_NAMES.items()}
-DOC_LABEL = {
-    "rulebook": "规则书",
-    "rulings": "裁定集",
-    "masterrule": "大师规则",
-    "tournament": "大会规则",
-    "guide": "阶段与连锁",
-}
 
 
 def mark(text: str, words: list[str]) -> Markup:
@@ -32,10 +26,15 @@ def path(value: str) -> str:
     return quote(value, safe="/")
 
 
+def document_titles(request: Request) -> dict:
+    """The titles of the documents the served knowledge base was built from (its manifest's)."""
+    return {"DOC_TITLE": request.app.state.doc_titles}
+
+
 def templates_for(directory: Path) -> Jinja2Templates:
-    templates = Jinja2Templates(directory=directory)
+    templates = Jinja2Templates(directory=directory, context_processors=[document_titles])
     templates.env.filters.update(mark=mark, path=path)
-    templates.env.globals.update(KIND_LABEL=KIND_LABEL, DOC_LABEL=DOC_LABEL)
+    templates.env.globals.update(KIND_LABEL=KIND_LABEL)
     templates.env.trim_blocks = True
     templates.env.lstrip_blocks = True
     return templates

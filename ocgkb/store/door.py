@@ -1,0 +1,247 @@
+"""The one door to a knowledge base, for every front end: open it (building it on
+first use or when its inputs changed), build it, check it, repair it.
+
+Every build passes through `_build_locked`: one build of a file at a time, a
+process that waited for another's build uses it. Front ends (the command line,
+the web site and its supervisor) import this module, never the build.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import os
+import sqlite3
+import stat
+from collections.abc import Callable, Iterator
+from pathlib import Path
+from typing import TYPE_CHECKING, NamedTuple
+
+from ocgkb import OcgkbError, paths
+from ocgkb.files import UnsafePathError, kind_of, replaceable
+from ocgkb.sources import manifest as sources
+from ocgkb.store.damage import is_damage
+from ocgkb.store.database import KnowledgeBase, connect_read_only
+
+if TYPE_CHECKING:
+    from ocgkb.build.pipeline import BuildReport
+
+# What the front ends use: the knowledge base and its file, and the four operations.
+__all__ = [
+    "KnowledgeBase", "Signature", "build", "build_steps", "check", "is_current", "is_damage", "open_kb",
+    "repair", "signature",
+]  # fmt: skip
+
+Progress = Callable[[str], None]
+# A build to run, given what to tell of each step; a caller may wrap it (a progress bar).
+Run = Callable[[Progress | None], "BuildReport"]
+OnBuild = Callable[[Run], "BuildReport"]
+
+
+class Signature(NamedTuple):
+    """What identifies one version of a file at a path."""
+
+    device: int
+    inode: int
+    size: int
+    mtime_ns: int
+
+
+def signature(path: Path) -> Signature | None:
+    try:
+        info = os.stat(path)
+    except OSError:
+        return None
+    return Signature(info.st_dev, info.st_ino, info.st_size, info.st_mtime_ns)
+
+
+def build_steps() -> int:
+    """How many steps a build reports (a progress bar's length), without importing the build first."""
+    from ocgkb.build.pipeline import BUILD_STEPS
+
+    return len(BUILD_STEPS)
+
+
+def open_kb(
+    db_path: Path | None = None,
+    data_dir: Path | None = None,
+    kb_dir: Path | None = None,
+    on_build: OnBuild | None = None,
+    on_stale_kept: Callable[[str], None] | None = None,
+) -> KnowledgeBase:
+    """The knowledge base at `db_path`, built first when missing or out of date.
+
+    `on_build(run)` lets a caller wrap the build (a progress bar); it must call
+    `run(progress)`. When a rebuild fails but an older build exists, the older one
+    is opened and `on_stale_kept(message)` is told why.
+    """
+    db_path = _place(db_path)
+    paths.remove_dead_builds(db_path)
+    if is_current(db_path, data_dir, kb_dir):
+        return KnowledgeBase(db_path)
+    wanted = _wanted_fingerprint(data_dir, kb_dir)
+    stale_kept = on_stale_kept or (lambda message: None)
+    with _build_locked(db_path) as (locked, run_build):
+        if _fingerprint_of(db_path) == wanted:  # built by the process we waited for
+            return KnowledgeBase(db_path)
+        if locked is False and _fingerprint_of(db_path) is not None:
+            # Nothing can be written here: say so at once instead of building in vain.
+            stale_kept(f"cannot write to {db_path.parent}; using the stale knowledge base built before")
+            return KnowledgeBase(db_path)
+        try:
+            run_build(data_dir, kb_dir, on_build)
+        except OcgkbError as exc:
+            if _fingerprint_of(db_path) is None:
+                raise
+            stale_kept(f"{exc}; using the stale knowledge base built before")
+    return KnowledgeBase(db_path)
+
+
+def build(
+    db_path: Path | None = None,
+    data_dir: Path | None = None,
+    kb_dir: Path | None = None,
+    on_build: OnBuild | None = None,
+) -> BuildReport:
+    """Build the knowledge base now, whatever is there, and return the build report."""
+    with _build_locked(_place(db_path)) as (_, run_build):
+        return run_build(data_dir, kb_dir, on_build)
+
+
+def repair(
+    db_path: Path | None = None,
+    data_dir: Path | None = None,
+    kb_dir: Path | None = None,
+    seen: Signature | None = None,
+    on_build: OnBuild | None = None,
+) -> bool:
+    """Rebuild a knowledge base found damaged. `seen` is the file found damaged
+    (default: the file there now, before waiting for the lock); when another process
+    has rebuilt or replaced it meanwhile, nothing is built. True when this call built it."""
+    db_path = _place(db_path)
+    seen = seen or signature(db_path)
+    with _build_locked(db_path) as (_, run_build):
+        if seen is not None and signature(db_path) != seen:
+            return False
+        # The damaged file goes first: the build starts from nothing, and a process
+        # waiting for the lock sees it gone.
+        with contextlib.suppress(FileNotFoundError):
+            os.unlink(db_path)
+        run_build(data_dir, kb_dir, on_build)
+    return True
+
+
+def is_current(db_path: Path, data_dir: Path | None = None, kb_dir: Path | None = None) -> bool:
+    """Whether a build is of the inputs as they are now: at once when no input file
+    looks touched since the build, else by hashing every input's bytes."""
+    recorded = _recorded(db_path)
+    if recorded is None:
+        return False
+    data_dir, kb_dir = data_dir or paths.data_dir(), kb_dir or paths.kb_dir()
+    if recorded.get("stat_signature") == sources.stat_signature(data_dir, kb_dir, sources.SCHEMA_VERSION):
+        return True
+    return recorded["fingerprint"] == _wanted_fingerprint(data_dir, kb_dir)
+
+
+def check(db_path: Path | None = None, data_dir: Path | None = None, kb_dir: Path | None = None) -> dict:
+    """Whether a built knowledge base is sound (SQLite's integrity check) and up to
+    date (built from the sources and curated files as they are now)."""
+    db_path = Path(db_path or paths.default_db_path())
+    result = {"path": str(db_path), "integrity": "missing", "up_to_date": False, "sound": False}
+    if not db_path.is_file():
+        return result
+    try:
+        conn = connect_read_only(db_path)
+        try:
+            rows = [r[0] for r in conn.execute("PRAGMA integrity_check(5)")]
+        finally:
+            conn.close()
+        result["integrity"] = "ok" if rows == ["ok"] else "; ".join(rows)
+    except sqlite3.DatabaseError as exc:
+        result["integrity"] = f"unreadable: {exc}"
+    result["up_to_date"] = _fingerprint_of(db_path) == _wanted_fingerprint(data_dir, kb_dir)
+    result["sound"] = result["integrity"] == "ok" and result["up_to_date"]
+    return result
+
+
+def _place(db_path: Path | None) -> Path:
+    # A device, FIFO or symlink loop is refused before anything is built; a symlink is followed.
+    return replaceable(Path(db_path or paths.default_db_path()))
+
+
+@contextlib.contextmanager
+def _build_locked(db_path: Path) -> Iterator[tuple[bool | None, Callable[..., BuildReport]]]:
+    """The build lock held, and the one way to build `db_path` while it is:
+    `run_build(data_dir, kb_dir, on_build)`. Yields whether the lock was taken
+    (see `_lock`) beside it."""
+
+    def run_build(data_dir: Path | None, kb_dir: Path | None, on_build: OnBuild | None) -> BuildReport:
+        from ocgkb.build.pipeline import build as build_into
+
+        def run(progress: Progress | None = None) -> BuildReport:
+            return build_into(db_path, data_dir, kb_dir, progress)
+
+        return on_build(run) if on_build else run()
+
+    with _lock(db_path) as locked:
+        yield locked, run_build
+
+
+@contextlib.contextmanager
+def _lock(db_path: Path) -> Iterator[bool | None]:
+    """One build at a time for a knowledge base: a lock file beside it, held with
+    flock, so a second process waits for the first and then uses its result.
+    Yields True when locked, False where no file can be made there (the place is
+    not writable), None where the system has no flock (builds stay atomic)."""
+    try:
+        import fcntl
+    except ImportError:
+        yield None
+        return
+    db_path = replaceable(db_path)
+    lock_path = replaceable(db_path.with_name(db_path.name + ".lock"))  # a FIFO or device there: refused
+    try:
+        db_path.parent.mkdir(parents=True, exist_ok=True)
+        handle = open(lock_path, "a+b")  # noqa: SIM115 - held for the whole build
+    except OSError:
+        yield False
+        return
+    try:
+        mode = os.fstat(handle.fileno()).st_mode
+        if not stat.S_ISREG(mode):  # swapped in between the check and the open
+            raise UnsafePathError(
+                f"{lock_path} is {kind_of(mode)}, not a regular file; refusing to write there"
+            )
+        fcntl.flock(handle, fcntl.LOCK_EX)
+        yield True
+    finally:
+        handle.close()  # closing releases the lock
+
+
+def _recorded(db_path: Path) -> dict[str, str] | None:
+    """The input fingerprint and stat signature a built database records; None when
+    it is not a usable build."""
+    if not db_path.is_file():
+        return None
+    try:
+        conn = connect_read_only(db_path)
+        try:
+            rows = conn.execute(
+                "SELECT key, value FROM meta WHERE key IN ('fingerprint', 'stat_signature')"
+            ).fetchall()
+            conn.execute("SELECT 1 FROM passage_fts LIMIT 1")
+        finally:
+            conn.close()
+    except sqlite3.Error:
+        return None
+    recorded = dict(rows)
+    return recorded if recorded.get("fingerprint") else None
+
+
+def _fingerprint_of(db_path: Path) -> str | None:
+    """The input fingerprint a built database records; None when it is not a usable build."""
+    recorded = _recorded(db_path)
+    return recorded["fingerprint"] if recorded else None
+
+
+def _wanted_fingerprint(data_dir: Path | None = None, kb_dir: Path | None = None) -> str:
+    return sources.fingerprint(data_dir or paths.data_dir(), kb_dir or paths.kb_dir(), sources.SCHEMA_VERSION)
