@@ -6,6 +6,7 @@ library function and prints the result, as text for a person or `--json`.
 
 from __future__ import annotations
 
+import dataclasses
 import json
 import sys
 from pathlib import Path
@@ -456,6 +457,22 @@ def export(ctx, fmt: str, output: str, around: str | None, depth: int, kinds: st
         click.echo(f"wrote {path} ({nodes} nodes, {edges} edges)", err=True)
 
 
+def _limit_options(command):
+    """`serve`'s options for the server's limits, made from their one declaration."""
+    from ocgkb.web.limits import Limits
+
+    for limit in reversed(dataclasses.fields(Limits)):
+        low, high = limit.metadata["range"]
+        command = click.option(
+            "--" + limit.name.replace("_", "-"),
+            type=Count(low, high) if isinstance(low, int) else click.FloatRange(low, high),
+            default=limit.default,
+            show_default=limit.default is not None,
+            help=limit.metadata["help"],
+        )(command)
+    return command
+
+
 @main.command()
 @click.option(
     "--host", default="127.0.0.1", show_default=True, help="The address to listen on (0.0.0.0: every one)."
@@ -476,27 +493,7 @@ def export(ctx, fmt: str, output: str, around: str | None, depth: int, kinds: st
     help="A Host name the site answers (repeatable; '*.example.org' and '*' allowed). Default: "
     "localhost, 127.0.0.1 and [::1] when listening on loopback; any host otherwise.",
 )
-@click.option(
-    "--head-timeout",
-    type=click.FloatRange(0.1, 3600),
-    default=10.0,
-    show_default=True,
-    help="Seconds a client has to send a request's headers before it is disconnected.",
-)
-@click.option(
-    "--keep-alive",
-    type=click.FloatRange(0.1, 3600),
-    default=5.0,
-    show_default=True,
-    help="Seconds an idle kept-alive connection stays open.",
-)
-@click.option(
-    "--max-connections",
-    type=Count(2, 1_000_000),
-    default=None,
-    help="Open connections per worker; past it idle ones are closed and busy ones answered 503 "
-    "(default: what the open-files limit allows, at most 4096).",
-)
+@_limit_options
 @click.option("-q", "--quiet", is_flag=True, help="Do not log every request.")
 @click.pass_context
 def serve(ctx: click.Context, host: str, port: int, workers: int, quiet: bool, **limits) -> None:
@@ -519,7 +516,8 @@ def serve(ctx: click.Context, host: str, port: int, workers: int, quiet: bool, *
     ):
         raise click.ClickException(INSTALL_HINT)
     from ocgkb.web.hosts import default_allowed, is_loopback
-    from ocgkb.web.server import Limits, check_port, run, url_of
+    from ocgkb.web.limits import Limits
+    from ocgkb.web.server import check_port, run, url_of
 
     check_port(host, port)
     allowed = list(limits.pop("allowed_hosts")) or default_allowed(host)

@@ -13,7 +13,6 @@ import resource
 import socket
 import sqlite3
 import sys
-from dataclasses import dataclass
 from pathlib import Path
 
 import uvicorn
@@ -23,6 +22,7 @@ from uvicorn.config import LOGGING_CONFIG
 from ocgkb import OcgkbError
 from ocgkb.store.door import signature
 from ocgkb.web.connections import BoundedHttpTools, QueueingServer
+from ocgkb.web.limits import Limits
 from ocgkb.web.quiet_log import log_config
 from ocgkb.web.rebuild import rebuild_if_still
 from ocgkb.web.supervisor import KB_DAMAGED, Supervisor, die_with_parent
@@ -42,15 +42,6 @@ class AddressError(OcgkbError):
 
 class ServeError(OcgkbError):
     """The server stopped because it could not go on (its workers kept failing)."""
-
-
-@dataclass(frozen=True)
-class Limits:
-    """How long a client may take and how many may be connected, per worker."""
-
-    head_timeout: float = 10.0  # seconds to send a request's head
-    keep_alive: float = 5.0  # seconds an idle kept-alive connection stays open
-    max_connections: int | None = None  # None: from the descriptors this process may open
 
 
 def check_port(host: str, port: int) -> None:
@@ -149,10 +140,10 @@ def _heal() -> bool:
     return rebuild_if_still(signature(db), db, Path(data) if data else None, Path(kb) if kb else None)
 
 
-def run(host: str, port: int, workers: int = 1, quiet: bool = False, limits: Limits = Limits()) -> None:
+def run(host: str, port: int, workers: int = 1, quiet: bool = False, limits: Limits | None = None) -> None:
     """Serve until Ctrl-C (or SIGTERM). Each worker makes its own app with
     `create_app`, which reads the knowledge base's paths from the environment."""
-    config = make_config(host, port, workers, quiet, limits)
+    config = make_config(host, port, workers, quiet, limits or Limits())
     try:
         if workers > 1:
             supervisor = Supervisor(config, sockets=[config.bind_socket()], heal=_heal)
