@@ -10,9 +10,11 @@ import pytest
 
 from conftest import ROOT
 
-# Lowest first. A module may import its own layer and those below.
+# Lowest first. A module may import its own layer and those below. The store's
+# schema is the database's shape, declared with no import: the sources (its
+# version is in the fingerprint) and the build (the writer) read it too.
 LAYERS = [
-    ("ocgkb", "ocgkb.paths"),
+    ("ocgkb", "ocgkb.paths", "ocgkb.store.schema"),
     ("ocgkb.text", "ocgkb.engine"),
     ("ocgkb.sources",),
     ("ocgkb.build",),
@@ -71,6 +73,13 @@ def test_the_check_catches_an_upward_import():
     assert imports_of("ocgkb.engine.duel", tree) == {"ocgkb.cli.main", "ocgkb.store.database"}
     assert layer_of("ocgkb.cli.main") > layer_of("ocgkb.engine.duel")
     assert layer_of("ocgkb.store.database") > layer_of("ocgkb.sources.card_facts")
+
+
+def test_the_schema_imports_nothing():
+    """So it may stand at the lowest layer, and --help reads it without sqlite."""
+    tree = dict(modules())["ocgkb.store.schema"]
+    assert not [node for node in ast.walk(tree) if isinstance(node, ast.Import)]
+    assert {node.module for node in ast.walk(tree) if isinstance(node, ast.ImportFrom)} == {"__future__"}
 
 
 def test_no_function_is_longer_than_about_60_lines():

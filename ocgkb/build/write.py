@@ -16,6 +16,21 @@ from ocgkb.sources.dates import has_wiki_source
 from ocgkb.sources.limits import LimitList
 from ocgkb.sources.model import Passage, Section
 from ocgkb.sources.ontology import Ontology
+from ocgkb.store.schema import (
+    CARD_COLUMNS,
+    CARD_GRAMS,
+    CARD_LIMITS,
+    CARD_NAMES,
+    FTS_FIELDS,
+    GENERAL_USE,
+    LIMIT_LISTS,
+    PASSAGE_FTS,
+    PASSAGE_INDEX_COLUMNS,
+    PASSAGE_TERMS,
+    QUESTION_NAMES,
+    SCHEMA_VERSION,
+    TERM_COUNTS,
+)
 from ocgkb.text.name_forms import bare_form, latin_form, loose_form, name_grams
 from ocgkb.text.normalize import Normalizer, traditional_characters
 
@@ -23,8 +38,6 @@ if TYPE_CHECKING:
     import sqlite_utils
 
     from ocgkb.build.pipeline import BuildReport
-
-SCHEMA_VERSION = sources.SCHEMA_VERSION
 
 
 @dataclass
@@ -147,10 +160,7 @@ def _write_passages(db: sqlite_utils.Database, built: Built) -> None:
                 "dup_of": built.dup_of.get(p.id),
                 "flags": json.dumps(p.flags, ensure_ascii=False) if p.flags else None,
                 "source_note": "wiki" if p.doc == "rulings" and has_wiki_source(p.text) else None,
-                **{
-                    field: fts_rows[i - 1][field]
-                    for field in ("words", "grams", "context", "asked", "asked_each")
-                },
+                **{field: fts_rows[i - 1][field] for field in PASSAGE_INDEX_COLUMNS},
             }
             for i, p in enumerate(built.passages, 1)
         ),
@@ -170,15 +180,15 @@ def _write_passages(db: sqlite_utils.Database, built: Built) -> None:
 def _write_cards(db: sqlite_utils.Database, built: Built) -> None:
     index = built.card_index
     cards = list(_card_rows(built.names, index))
-    db["cards"].create(_CARD_COLUMNS, pk="name")
-    columns = list(_CARD_COLUMNS)
+    db["cards"].create(CARD_COLUMNS, pk="name")
+    columns = list(CARD_COLUMNS)
     db.conn.executemany(
         f"INSERT INTO cards ({', '.join(f'[{c}]' for c in columns)}) VALUES ({', '.join('?' * len(columns))})",
         ([row.get(c) for c in columns] for row in cards),
     )
     db["cards"].create_index(["password"])
     # 100k rows: a plain executemany, without sqlite-utils' per-value type checks.
-    db.conn.execute("CREATE TABLE card_names (id INTEGER PRIMARY KEY, form TEXT, card TEXT, how TEXT)")
+    db.conn.execute(CARD_NAMES)
     db.conn.executemany(
         "INSERT INTO card_names (form, card, how) VALUES (:form, :card, :how)",
         filter(None, _card_name_rows(cards, index)),
@@ -187,9 +197,7 @@ def _write_cards(db: sqlite_utils.Database, built: Built) -> None:
     db["card_names"].create_index(["card"])
     # Which name forms hold each character (each letter triple for Latin forms):
     # a typo search reads only the forms that share enough of the query's.
-    db.conn.execute(
-        "CREATE TABLE card_grams (gram TEXT, form_id INTEGER, PRIMARY KEY (gram, form_id)) WITHOUT ROWID"
-    )
+    db.conn.execute(CARD_GRAMS)
     grams = sorted(  # in key order: appending to the index is 5× faster than inserting at random
         (gram, form_id)
         for form_id, form, how in db.conn.execute("SELECT id, form, how FROM card_names").fetchall()
@@ -225,9 +233,7 @@ def _write_question_names(db: sqlite_utils.Database, built: Built) -> None:
             WHERE n.how IN ({marks}, 'en') ORDER BY n.id""",
         QUESTION_NAME_HOWS,
     ).fetchall()
-    db.conn.execute(
-        "CREATE TABLE question_names (form TEXT, card TEXT, mentions INTEGER, script TEXT, single INTEGER)"
-    )
+    db.conn.execute(QUESTION_NAMES)
 
     # A name inside the name of a card the texts mention may mean that card
     # (黄金形态的隆隆隆石人 is 「隆隆隆石人-黄金形态」): not taken as another.
@@ -268,7 +274,7 @@ def _write_general_use(db: sqlite_utils.Database, built: Built) -> None:
     from ocgkb.text.tokenize import common_words
 
     general = common_words()
-    db.conn.execute("CREATE TABLE general_use (term TEXT PRIMARY KEY, freq INTEGER) WITHOUT ROWID")
+    db.conn.execute(GENERAL_USE)
     db.conn.executemany(
         "INSERT INTO general_use VALUES (?, ?)",
         sorted((t, general[t]) for t in built.vocabulary if general.get(t)),
@@ -279,14 +285,8 @@ def _write_general_use(db: sqlite_utils.Database, built: Built) -> None:
 def _write_limits(db: sqlite_utils.Database, built: Built) -> None:
     """The Forbidden & Limited lists: one row per list (`partial` when far shorter
     than its neighbours), one per card a list names, by the card's name here."""
-    db.conn.execute(
-        "CREATE TABLE limit_lists (region TEXT, effective TEXT, cards INTEGER, partial INTEGER,"
-        " PRIMARY KEY (region, effective))"
-    )
-    db.conn.execute(
-        "CREATE TABLE card_limits (card TEXT, region TEXT, effective TEXT, status TEXT, password INTEGER,"
-        " PRIMARY KEY (card, region, effective))"
-    )
+    db.conn.execute(LIMIT_LISTS)
+    db.conn.execute(CARD_LIMITS)
     name_of = {}
     for name, password, alternates in db.conn.execute("SELECT name, password, alt_passwords FROM cards"):
         for pw in [password, *(int(a) for a in (alternates or "").split(",") if a)]:
@@ -356,54 +356,20 @@ def _write_concepts(db: sqlite_utils.Database, built: Built) -> None:
 
 
 def _write_index(db: sqlite_utils.Database, built: Built) -> None:
-    # The index reads its fields from the passages table (external content),
-    # so ranking reads them from a plain table and the text is stored once.
-    db.conn.execute(
-        "CREATE VIRTUAL TABLE passage_fts USING fts5(words, grams, context, asked, content='passages',"
-        " content_rowid='rowid', tokenize='unicode61 remove_diacritics 0')"
-    )
+    db.conn.execute(PASSAGE_FTS)
     db.conn.execute("INSERT INTO passage_fts(passage_fts) VALUES ('rebuild')")
     # How many passages hold each indexed term: the query leaves out the commonest.
-    db.conn.execute("CREATE VIRTUAL TABLE passage_terms USING fts5vocab(passage_fts, 'row')")
+    db.conn.execute(PASSAGE_TERMS)
     refresh_term_counts(db.conn)
     fts_rows = built.fts_rows
     average = {
         column: sum(len(row[column].split()) for row in fts_rows) / max(len(fts_rows), 1)
-        for column in ("words", "grams", "context", "asked")
+        for column in FTS_FIELDS
     }
     db["meta"].insert({"key": "average_tokens", "value": json.dumps(average)})
     vocabulary = built.vocabulary
     db["vocabulary"].insert_all(({"term": t, "df": n} for t, n in sorted(vocabulary.items())), pk="term")
     db["meta"].insert({"key": "vocabulary_total", "value": str(sum(vocabulary.values()) or 1)})
-
-
-_CARD_COLUMNS = {
-    "name": str,
-    "password": int,
-    "konami_id": int,
-    "name_zh": str,
-    "name_zh_official": str,
-    "name_en": str,
-    "name_ja": str,
-    "name_ja_reading": str,
-    "card_type": str,
-    "type_line": str,
-    "property": str,
-    "attribute": str,
-    "level": int,
-    "rank": int,
-    "link_arrows": str,
-    "pendulum_scale": int,
-    "atk": str,
-    "def": str,
-    "alt_passwords": str,
-    "mentions": int,
-    "linked": str,
-    "spellings": str,
-    "search_name": str,
-    "pinyin": str,
-    "initials": str,
-}
 
 
 def _card_rows(names: CardMentions, index: CardIndex):
@@ -501,7 +467,7 @@ def refresh_term_counts(conn) -> None:
     """A plain, indexed copy of how many passages hold each term (the fts5vocab
     table computes it on every read)."""
     conn.execute("DROP TABLE IF EXISTS term_counts")
-    conn.execute("CREATE TABLE term_counts (term TEXT PRIMARY KEY, doc INTEGER) WITHOUT ROWID")
+    conn.execute(TERM_COUNTS)
     conn.execute("INSERT INTO term_counts SELECT term, doc FROM passage_terms")
 
 

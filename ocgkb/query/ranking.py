@@ -29,6 +29,7 @@ from ocgkb import UsageError
 from ocgkb.messages import no_such_card
 from ocgkb.query.plan import QueryError, QueryPlan, plan_query
 from ocgkb.store.database import IN_JSON, KnowledgeBase, json_values, like_literal
+from ocgkb.store.schema import PASSAGE_KINDS
 from ocgkb.text.names import card_token
 from ocgkb.text.normalize import squash
 from ocgkb.text.tokenize import STOPWORDS, is_cjk, latin_words
@@ -40,7 +41,6 @@ WORD_WEIGHT, GRAM_WEIGHT, TITLE_WEIGHT = 1.0, 0.4, 0.25
 ASKED_WEIGHT = 0.6
 ASKED_GRAM_WEIGHT = 0.7  # their character pairs: slang the vocabulary lacks still meets slang
 BM25_K1, BM25_B = 1.2, 0.75
-PASSAGE_KINDS = ("clause", "subitem", "example", "ruling", "note", "paragraph")
 KIND_PRIOR = {"clause": 1.0, "subitem": 0.93, "ruling": 0.95, "example": 0.85, "note": 0.85, "paragraph": 0.8}
 # A short line ending in a colon introduces a list: the items answer, not it.
 HEADING_LENGTH, HEADING_PRIOR = 20, 0.5

@@ -15,6 +15,7 @@ from pathlib import Path
 from ocgkb import OcgkbError, paths
 from ocgkb.files import UnsafePathError, kind_of, replaceable
 from ocgkb.sources import manifest as sources
+from ocgkb.store.schema import SCHEMA_VERSION
 from ocgkb.text.normalize import Normalizer
 
 # A list of values as one JSON parameter: `WHERE term IN {IN_JSON}` with
@@ -206,7 +207,7 @@ def _fingerprint_of(db_path: Path) -> str | None:
 
 
 def wanted_fingerprint(data_dir: Path | None = None, kb_dir: Path | None = None) -> str:
-    return sources.fingerprint(data_dir or paths.data_dir(), kb_dir or paths.kb_dir(), sources.SCHEMA_VERSION)
+    return sources.fingerprint(data_dir or paths.data_dir(), kb_dir or paths.kb_dir(), SCHEMA_VERSION)
 
 
 def is_current(db_path: Path, data_dir: Path | None = None, kb_dir: Path | None = None) -> bool:
@@ -216,7 +217,7 @@ def is_current(db_path: Path, data_dir: Path | None = None, kb_dir: Path | None 
     if recorded is None:
         return False
     data_dir, kb_dir = data_dir or paths.data_dir(), kb_dir or paths.kb_dir()
-    if recorded.get("stat_signature") == sources.stat_signature(data_dir, kb_dir, sources.SCHEMA_VERSION):
+    if recorded.get("stat_signature") == sources.stat_signature(data_dir, kb_dir, SCHEMA_VERSION):
         return True
     return recorded["fingerprint"] == wanted_fingerprint(data_dir, kb_dir)
 

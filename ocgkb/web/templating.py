@@ -8,7 +8,8 @@ from urllib.parse import quote
 from markupsafe import Markup, escape
 from starlette.templating import Jinja2Templates
 
-from ocgkb.text.display import KIND_NAMES, marked
+from ocgkb.store.schema import KIND_NAMES
+from ocgkb.text.display import marked
 
 KIND_LABEL = {kind: zh for kind, (zh, _) in KIND_NAMES.items()}
 DOC_LABEL = {
