@@ -141,6 +141,26 @@ def test_front_ends_hold_no_query_logic(name, tree):
     )
 
 
+# What reads the knowledge base but is not the store: its reads are named functions
+# of ocgkb.store (sections, concepts, passages, cards, scenarios, tables).
+STORE_READERS = ("ocgkb.views", "ocgkb.study", "ocgkb.sources")
+# query/plan.py's way to the stored ontology, until it calls ocgkb.store.concepts.ontology.
+SQL_KEPT = {("ocgkb.sources.ontology", "from_stored")}
+
+
+def test_views_study_and_sources_hold_no_sql():
+    found = {
+        (name, function.name)
+        for name, tree in modules()
+        if name.startswith(STORE_READERS)
+        for function in ast.walk(tree)
+        if isinstance(function, ast.FunctionDef)
+        for node in ast.walk(function)
+        if isinstance(node, ast.Constant) and isinstance(node.value, str) and "SELECT " in node.value.upper()
+    }
+    assert found <= SQL_KEPT, sorted(found - SQL_KEPT)
+
+
 def test_web_templates_are_autoescaped():
     """Every template is .html, so Jinja2 escapes everything user-given in it."""
     templates = ROOT / "ocgkb" / "web" / "templates"

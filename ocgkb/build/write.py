@@ -334,8 +334,6 @@ def _write_concepts(db: sqlite_utils.Database, built: Built) -> None:
                 "zh": json.dumps(c.zh, ensure_ascii=False),
                 "en": json.dumps(c.en, ensure_ascii=False),
                 "aliases": json.dumps(c.aliases, ensure_ascii=False),
-                "related": json.dumps(c.related),
-                "sections": json.dumps(c.sections),
                 "forms": json.dumps(forms[c.id], ensure_ascii=False),
                 "keys": json.dumps(keys[c.id], ensure_ascii=False),
                 "not_in": json.dumps(ontology.not_in(c.id), ensure_ascii=False),

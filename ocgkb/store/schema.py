@@ -11,8 +11,9 @@ at the lowest layer, so the sources (the fingerprint) and the build may read it.
 from __future__ import annotations
 
 # A change to what is stored means every knowledge base is rebuilt (the version
-# is part of the inputs' fingerprint).
-SCHEMA_VERSION = "20"
+# is part of the inputs' fingerprint). 21: a concept's defining sections and
+# related concepts are read from `links` only, no longer copied into `concepts`.
+SCHEMA_VERSION = "21"
 
 # Each kind of passage with what it is called, in Chinese and English: the
 # terminal shows both, a page the Chinese. In the order a judge trusts them (of two
