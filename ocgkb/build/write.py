@@ -18,18 +18,14 @@ from ocgkb.sources.model import Passage, Section
 from ocgkb.sources.ontology import Ontology
 from ocgkb.store.schema import (
     CARD_COLUMNS,
-    CARD_GRAMS,
-    CARD_LIMITS,
-    CARD_NAMES,
     FTS_FIELDS,
-    GENERAL_USE,
-    LIMIT_LISTS,
     PASSAGE_FTS,
     PASSAGE_INDEX_COLUMNS,
     PASSAGE_TERMS,
-    QUESTION_NAMES,
     SCHEMA_VERSION,
-    TERM_COUNTS,
+    TABLES,
+    create_indexes,
+    create_table,
 )
 from ocgkb.text.name_forms import bare_form, latin_form, loose_form, name_grams
 from ocgkb.text.normalize import Normalizer, traditional_characters
@@ -77,6 +73,8 @@ def write(tmp: Path, built: Built) -> None:
     db = sqlite_utils.Database(tmp)
     db.conn.execute("PRAGMA journal_mode=OFF")
     db.conn.execute("PRAGMA synchronous=OFF")
+    for table in TABLES:
+        db.conn.execute(create_table(table))
     for step in (
         _write_meta,
         _write_documents,
@@ -108,34 +106,29 @@ def _write_meta(db: sqlite_utils.Database, built: Built) -> None:
             {"key": "repairs", "value": json.dumps(built.normalize.repairs, ensure_ascii=False)},
             {"key": "traditional", "value": traditional_characters()},
             {"key": "synonyms", "value": json.dumps(built.synonyms, ensure_ascii=False)},
-        ],
-        pk="key",
+        ]
     )
 
 
 def _write_documents(db: sqlite_utils.Database, built: Built) -> None:
     texts = built.texts
     db["documents"].insert_all(
-        (
-            {
-                "name": d.name,
-                "file": d.file,
-                "title": d.title,
-                "description": d.description,
-                "parser": d.parser,
-                "sha256": sources.sha256_bytes(texts[d.name].encode("utf-8")),
-                "lines": texts[d.name].count("\n") + 1,
-            }
-            for d in built.documents
-        ),
-        pk="name",
+        {
+            "name": d.name,
+            "file": d.file,
+            "title": d.title,
+            "description": d.description,
+            "parser": d.parser,
+            "sha256": sources.sha256_bytes(texts[d.name].encode("utf-8")),
+            "lines": texts[d.name].count("\n") + 1,
+        }
+        for d in built.documents
     )
     db["sections"].insert_all(
         (
             {"number": s.number, "title": s.title, "doc": s.doc, "parent": s.parent, "ord": i, "line": s.line}
             for i, s in enumerate(built.sections)
-        ),
-        pk="number",
+        )
     )
 
 
@@ -163,41 +156,28 @@ def _write_passages(db: sqlite_utils.Database, built: Built) -> None:
                 **{field: fts_rows[i - 1][field] for field in PASSAGE_INDEX_COLUMNS},
             }
             for i, p in enumerate(built.passages, 1)
-        ),
-        pk="rowid",
-        columns={"dup_of": str, "parent": str, "flags": str, "source_note": str, "section": str},
+        )
     )
-    db["passages"].create_index(["id"], unique=True)
-    # A clause's examples and a section's passages are looked up on every answer
-    # and page; without these a lookup scans every passage with its index columns.
-    db["passages"].create_index(["parent"])
-    db["passages"].create_index(["section"])
-    db["dates"].insert_all(built.dates, columns={"card": str})
-    db["dates"].create_index(["passage_id"])
-    db["dates"].create_index(["date"])
+    _index(db, "passages")
+    db["dates"].insert_all(built.dates)
+    _index(db, "dates")
 
 
 def _write_cards(db: sqlite_utils.Database, built: Built) -> None:
     index = built.card_index
     cards = list(_card_rows(built.names, index))
-    db["cards"].create(CARD_COLUMNS, pk="name")
     columns = list(CARD_COLUMNS)
     db.conn.executemany(
         f"INSERT INTO cards ({', '.join(f'[{c}]' for c in columns)}) VALUES ({', '.join('?' * len(columns))})",
         ([row.get(c) for c in columns] for row in cards),
     )
-    db["cards"].create_index(["password"])
+    _index(db, "cards")
     # 100k rows: a plain executemany, without sqlite-utils' per-value type checks.
-    db.conn.execute(CARD_NAMES)
     db.conn.executemany(
         "INSERT INTO card_names (form, card, how) VALUES (:form, :card, :how)",
         filter(None, _card_name_rows(cards, index)),
     )
-    db["card_names"].create_index(["form"])
-    db["card_names"].create_index(["card"])
-    # Which name forms hold each character (each letter triple for Latin forms):
-    # a typo search reads only the forms that share enough of the query's.
-    db.conn.execute(CARD_GRAMS)
+    _index(db, "card_names")
     grams = sorted(  # in key order: appending to the index is 5× faster than inserting at random
         (gram, form_id)
         for form_id, form, how in db.conn.execute("SELECT id, form, how FROM card_names").fetchall()
@@ -205,7 +185,7 @@ def _write_cards(db: sqlite_utils.Database, built: Built) -> None:
         for gram in name_grams(form)
     )
     db.conn.executemany("INSERT INTO card_grams VALUES (?, ?)", grams)
-    db["char_pinyin"].insert_all(_char_pinyin_rows(), pk="char")
+    db["char_pinyin"].insert_all(_char_pinyin_rows())
 
 
 # The name forms a question is scanned for whole (ocgkb.query.named_cards).
@@ -233,7 +213,6 @@ def _write_question_names(db: sqlite_utils.Database, built: Built) -> None:
             WHERE n.how IN ({marks}, 'en') ORDER BY n.id""",
         QUESTION_NAME_HOWS,
     ).fetchall()
-    db.conn.execute(QUESTION_NAMES)
 
     # A name inside the name of a card the texts mention may mean that card
     # (黄金形态的隆隆隆石人 is 「隆隆隆石人-黄金形态」): not taken as another.
@@ -264,7 +243,7 @@ def _write_question_names(db: sqlite_utils.Database, built: Built) -> None:
             or (how != "en" and not form.isascii() and kept(form, how, mentions))
         ),
     )
-    db.conn.execute("CREATE INDEX question_names_form ON question_names (form)")
+    _index(db, "question_names")
 
 
 def _write_general_use(db: sqlite_utils.Database, built: Built) -> None:
@@ -274,7 +253,6 @@ def _write_general_use(db: sqlite_utils.Database, built: Built) -> None:
     from ocgkb.text.tokenize import common_words
 
     general = common_words()
-    db.conn.execute(GENERAL_USE)
     db.conn.executemany(
         "INSERT INTO general_use VALUES (?, ?)",
         sorted((t, general[t]) for t in built.vocabulary if general.get(t)),
@@ -285,8 +263,6 @@ def _write_general_use(db: sqlite_utils.Database, built: Built) -> None:
 def _write_limits(db: sqlite_utils.Database, built: Built) -> None:
     """The Forbidden & Limited lists: one row per list (`partial` when far shorter
     than its neighbours), one per card a list names, by the card's name here."""
-    db.conn.execute(LIMIT_LISTS)
-    db.conn.execute(CARD_LIMITS)
     name_of = {}
     for name, password, alternates in db.conn.execute("SELECT name, password, alt_passwords FROM cards"):
         for pw in [password, *(int(a) for a in (alternates or "").split(",") if a)]:
@@ -311,11 +287,10 @@ def _write_mentions(db: sqlite_utils.Database, built: Built) -> None:
     db["passage_cards"].insert_all(
         ({"passage_id": pid, "card": name, "how": how} for pid, name, how in names.mentions)
     )
-    db["passage_cards"].create_index(["card"])
-    db["passage_cards"].create_index(["passage_id"])
+    _index(db, "passage_cards")
     archetype_counts = Counter(name for _, name in names.archetype_mentions)
     db["archetypes"].insert_all(
-        ({"name": n, "mentions": archetype_counts[n]} for n in sorted(names.archetypes)), pk="name"
+        {"name": n, "mentions": archetype_counts[n]} for n in sorted(names.archetypes)
     )
     db["passage_archetypes"].insert_all(
         ({"passage_id": pid, "archetype": name} for pid, name in names.archetype_mentions)
@@ -326,31 +301,24 @@ def _write_concepts(db: sqlite_utils.Database, built: Built) -> None:
     ontology = built.ontology
     forms, keys = ontology.stored_forms()  # so a query process never normalises the ontology again
     db["concepts"].insert_all(
-        (
-            {
-                "id": c.id,
-                "name_zh": c.name_zh,
-                "name_en": c.name_en,
-                "zh": json.dumps(c.zh, ensure_ascii=False),
-                "en": json.dumps(c.en, ensure_ascii=False),
-                "aliases": json.dumps(c.aliases, ensure_ascii=False),
-                "forms": json.dumps(forms[c.id], ensure_ascii=False),
-                "keys": json.dumps(keys[c.id], ensure_ascii=False),
-                "not_in": json.dumps(ontology.not_in(c.id), ensure_ascii=False),
-            }
-            for c in ontology.concepts.values()
-        ),
-        pk="id",
+        {
+            "id": c.id,
+            "name_zh": c.name_zh,
+            "name_en": c.name_en,
+            "zh": json.dumps(c.zh, ensure_ascii=False),
+            "en": json.dumps(c.en, ensure_ascii=False),
+            "aliases": json.dumps(c.aliases, ensure_ascii=False),
+            "forms": json.dumps(forms[c.id], ensure_ascii=False),
+            "keys": json.dumps(keys[c.id], ensure_ascii=False),
+            "not_in": json.dumps(ontology.not_in(c.id), ensure_ascii=False),
+        }
+        for c in ontology.concepts.values()
     )
     db["passage_concepts"].insert_all(built.concept_rows)
-    db["passage_concepts"].create_index(["concept"])
-    db["passage_concepts"].create_index(["passage_id"])
-    db["scenarios"].insert_all(
-        built.scenarios, pk="name", columns={"name": str, "file": str, "title": str, "replays": str}
-    )
+    _index(db, "passage_concepts")
+    db["scenarios"].insert_all(built.scenarios)
     db["links"].insert_all(built.links)
-    db["links"].create_index(["src"])
-    db["links"].create_index(["dst"])
+    _index(db, "links")
 
 
 def _write_index(db: sqlite_utils.Database, built: Built) -> None:
@@ -366,7 +334,7 @@ def _write_index(db: sqlite_utils.Database, built: Built) -> None:
     }
     db["meta"].insert({"key": "average_tokens", "value": json.dumps(average)})
     vocabulary = built.vocabulary
-    db["vocabulary"].insert_all(({"term": t, "df": n} for t, n in sorted(vocabulary.items())), pk="term")
+    db["vocabulary"].insert_all({"term": t, "df": n} for t, n in sorted(vocabulary.items()))
     db["meta"].insert({"key": "vocabulary_total", "value": str(sum(vocabulary.values()) or 1)})
 
 
@@ -461,11 +429,17 @@ def _card_name_rows(cards: list[dict], index: CardIndex):
             yield row(form or index.loose(nickname), by_password[fact.password], "nickname")
 
 
+def _index(db: sqlite_utils.Database, table: str) -> None:
+    """A table's indexes (schema.INDEXED), made once its rows are in."""
+    for statement in create_indexes(table):
+        db.conn.execute(statement)
+
+
 def refresh_term_counts(conn) -> None:
     """A plain, indexed copy of how many passages hold each term (the fts5vocab
     table computes it on every read)."""
     conn.execute("DROP TABLE IF EXISTS term_counts")
-    conn.execute(TERM_COUNTS)
+    conn.execute(create_table("term_counts"))
     conn.execute("INSERT INTO term_counts SELECT term, doc FROM passage_terms")
 
 

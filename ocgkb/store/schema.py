@@ -1,6 +1,6 @@
-"""The shape of the built database, said once: its version, the tables the writer
-declares itself, the indexed fields by name, the link relations, the kinds of
-passage with their labels, and how much a read returns at most.
+"""The shape of the built database, said once: its version, every table and index,
+the indexed fields by name, the link relations, the kinds of passage with their
+labels, and how much a read returns at most.
 
 The writer (build/), the readers (store/, query/, views/) and the front ends
 (the command line's --help, the API's OpenAPI document) all take it from here.
@@ -63,9 +63,8 @@ MOST_HITS, DEFAULT_HITS = 40, 10  # what a search ranks
 MOST_CLAUSES, DEFAULT_CLAUSES = 10, 5  # clauses an answer shows
 MOST_CARD_PASSAGES, DEFAULT_CARD_PASSAGES = 200, 20  # passages a card's page lists
 
-# The tables the writer declares itself (the others take the columns sqlite-utils
-# infers from their rows). Plain executemany into these: 100k rows each, without
-# sqlite-utils' per-value type checks.
+# A card's columns, in the order of the table (the writer fills it with a plain
+# executemany: 14k rows, without sqlite-utils' per-value type checks).
 CARD_COLUMNS: dict[str, type] = {
     "name": str,
     "password": int,
@@ -93,26 +92,89 @@ CARD_COLUMNS: dict[str, type] = {
     "pinyin": str,
     "initials": str,
 }
-CARD_NAMES = "CREATE TABLE card_names (id INTEGER PRIMARY KEY, form TEXT, card TEXT, how TEXT)"
-# Which name forms hold each character (each letter triple for Latin forms).
-CARD_GRAMS = "CREATE TABLE card_grams (gram TEXT, form_id INTEGER, PRIMARY KEY (gram, form_id)) WITHOUT ROWID"
-QUESTION_NAMES = (
-    "CREATE TABLE question_names (form TEXT, card TEXT, mentions INTEGER, script TEXT, single INTEGER)"
-)
-GENERAL_USE = "CREATE TABLE general_use (term TEXT PRIMARY KEY, freq INTEGER) WITHOUT ROWID"
-LIMIT_LISTS = (
-    "CREATE TABLE limit_lists (region TEXT, effective TEXT, cards INTEGER, partial INTEGER,"
-    " PRIMARY KEY (region, effective))"
-)
-CARD_LIMITS = (
-    "CREATE TABLE card_limits (card TEXT, region TEXT, effective TEXT, status TEXT, password INTEGER,"
-    " PRIMARY KEY (card, region, effective))"
-)
-# The index reads its fields from the passages table (external content), so
-# ranking reads them from a plain table and the text is stored once.
+_SQL_TYPE = {str: "TEXT", int: "INTEGER"}
+
+# Every table of the store with its columns, in the order the writer fills them.
+# JSON lists are TEXT: a card's `spellings`, a concept's names (`zh`, `en`,
+# `aliases`), `forms` and `keys` (its names in search form and as lookup keys).
+TABLES: dict[str, str] = {
+    "meta": "key TEXT PRIMARY KEY, value TEXT",
+    "documents": "name TEXT PRIMARY KEY, file TEXT, title TEXT, description TEXT, parser TEXT, sha256 TEXT,"
+    " lines INTEGER",
+    # Rulebook sections and ruling topics; `ord` is the order of the texts.
+    "sections": "number TEXT PRIMARY KEY, title TEXT, doc TEXT, parent TEXT, ord INTEGER, line INTEGER",
+    "passages": "rowid INTEGER PRIMARY KEY, id TEXT, doc TEXT, file TEXT, kind TEXT, section TEXT, topic TEXT,"
+    " line INTEGER, line_end INTEGER, text TEXT, search_text TEXT, parent TEXT, dup_of TEXT, flags TEXT,"
+    f" source_note TEXT, {', '.join(f'{c} TEXT' for c in PASSAGE_INDEX_COLUMNS)}",
+    # The dates a passage gives, each with the card it dates where it names one.
+    "dates": "passage_id TEXT, date TEXT, raw TEXT, card TEXT, position INTEGER",
+    "cards": ", ".join(
+        f"{c} {_SQL_TYPE[t]}{' PRIMARY KEY' if c == 'name' else ''}" for c, t in CARD_COLUMNS.items()
+    ),
+    # Every form a card's name may be typed in (`how`: zh, en, pinyin, nickname, …).
+    "card_names": "id INTEGER PRIMARY KEY, form TEXT, card TEXT, how TEXT",
+    # Which name forms hold each character (each letter triple for Latin forms):
+    # a typo search reads only the forms that share enough of the query's.
+    "card_grams": "gram TEXT, form_id INTEGER, PRIMARY KEY (gram, form_id)",
+    "char_pinyin": "char TEXT PRIMARY KEY, pinyin TEXT",
+    # The card names a question is scanned for whole (ocgkb.query.named_cards).
+    "question_names": "form TEXT, card TEXT, mentions INTEGER, script TEXT, single INTEGER",
+    # How often general Chinese uses each word of the texts.
+    "general_use": "term TEXT PRIMARY KEY, freq INTEGER",
+    # The Forbidden & Limited lists, and each card's status on each.
+    "limit_lists": "region TEXT, effective TEXT, cards INTEGER, partial INTEGER, PRIMARY KEY (region, effective)",
+    "card_limits": "card TEXT, region TEXT, effective TEXT, status TEXT, password INTEGER,"
+    " PRIMARY KEY (card, region, effective)",
+    "passage_cards": "passage_id TEXT, card TEXT, how TEXT",
+    "archetypes": "name TEXT PRIMARY KEY, mentions INTEGER",
+    "passage_archetypes": "passage_id TEXT, archetype TEXT",
+    # A concept's defining sections and related concepts are its `links` rows.
+    "concepts": "id TEXT PRIMARY KEY, name_zh TEXT, name_en TEXT, zh TEXT, en TEXT, aliases TEXT, forms TEXT,"
+    " keys TEXT, not_in TEXT",
+    "passage_concepts": "passage_id TEXT, concept TEXT, how TEXT",
+    "scenarios": "name TEXT PRIMARY KEY, file TEXT, title TEXT, replays TEXT",
+    "links": "src TEXT, dst TEXT, relation TEXT",
+    # Each word of the index with how many passages hold it.
+    "vocabulary": "term TEXT PRIMARY KEY, df INTEGER",
+    # The same for each term of the full-text index: a plain, indexed copy of
+    # `passage_terms`, which computes it on every read.
+    "term_counts": "term TEXT PRIMARY KEY, doc INTEGER",
+}
+# Looked up by key only, in key order: no rowid needed.
+WITHOUT_ROWID = frozenset({"card_grams", "general_use", "term_counts"})
+
+# The columns each table is looked up by, indexed once its rows are in. A
+# clause's examples and a section's passages are read on every answer and page.
+INDEXED: dict[str, tuple[str, ...]] = {
+    "passages": ("id", "parent", "section"),
+    "dates": ("passage_id", "date"),
+    "cards": ("password",),
+    "card_names": ("form", "card"),
+    "question_names": ("form",),
+    "passage_cards": ("card", "passage_id"),
+    "passage_concepts": ("concept", "passage_id"),
+    "links": ("src", "dst"),
+}
+UNIQUE = frozenset({("passages", "id")})
+
+# The full-text index reads its fields from the passages table (external
+# content), so ranking reads them from a plain table and the text is stored once.
 PASSAGE_FTS = (
     f"CREATE VIRTUAL TABLE passage_fts USING fts5({', '.join(FTS_FIELDS)}, content='passages',"
     " content_rowid='rowid', tokenize='unicode61 remove_diacritics 0')"
 )
+# How many passages hold each indexed term, computed by SQLite on every read.
 PASSAGE_TERMS = "CREATE VIRTUAL TABLE passage_terms USING fts5vocab(passage_fts, 'row')"
-TERM_COUNTS = "CREATE TABLE term_counts (term TEXT PRIMARY KEY, doc INTEGER) WITHOUT ROWID"
+
+
+def create_table(name: str) -> str:
+    """The CREATE TABLE statement of one of TABLES."""
+    return f"CREATE TABLE {name} ({TABLES[name]}){' WITHOUT ROWID' if name in WITHOUT_ROWID else ''}"
+
+
+def create_indexes(table: str) -> list[str]:
+    """The CREATE INDEX statements of a table's INDEXED columns."""
+    return [
+        f"CREATE {'UNIQUE ' if (table, column) in UNIQUE else ''}INDEX idx_{table}_{column} ON {table} ({column})"
+        for column in INDEXED.get(table, ())
+    ]
