@@ -196,9 +196,9 @@ class Ontology:
 
     @classmethod
     def from_stored(cls, query, normalize: Normalizer) -> Ontology:
-        """The ontology of a built knowledge base, for query/plan.py until it reads
-        `ocgkb.store.concepts.ontology(kb)`, the one place that reads it (remove then:
-        a reader of the sources should hold no SQL)."""
+        """The ontology of a built knowledge base: a copy of the read in
+        `ocgkb.store.concepts.ontology(kb)`, kept for query/plan.py until it calls
+        that instead. Remove it then: the sources hold no SQL."""
         import json
 
         fields = ("en", "zh", "aliases", "forms", "keys", "not_in")

@@ -9,7 +9,7 @@ from ocgkb.query.plan import plan_query
 from ocgkb.query.ranking import Filters, Hit, passage_hits, search
 from ocgkb.store import passages
 from ocgkb.store.database import KnowledgeBase
-from ocgkb.store.schema import DEFAULT_CLAUSES
+from ocgkb.store.schema import BELOW_RELATION, DEFAULT_CLAUSES
 from ocgkb.views.card_facts import card_facts
 from ocgkb.views.replay import scenarios_replaying
 
@@ -97,7 +97,7 @@ def _answer_hits(kb: KnowledgeBase, plan, pool: list[Hit], limit: int) -> list[d
     chosen: list[tuple[Hit, str]] = []  # each hit with the clause or ruling it is shown under
     anchors: set[str] = set()
     for hit in pool:
-        anchor = hit.parent if hit.kind in ("example", "subitem", "note") and hit.parent else hit.id
+        anchor = hit.parent if hit.kind in BELOW_RELATION and hit.parent else hit.id
         if anchor not in anchors:
             anchors.add(anchor)
             chosen.append((hit, anchor))
