@@ -139,8 +139,13 @@ def passage_count(kb: KnowledgeBase, concept_id: str) -> int:
 
 
 def ontology(kb: KnowledgeBase) -> Ontology:
-    """The ontology as the knowledge base stores it: SQLite gathers the concepts
-    table into one JSON document, read with a single json.loads (not one per cell)."""
+    """The ontology as the knowledge base stores it, read once per open knowledge
+    base (kb.memo): SQLite gathers the concepts table into one JSON document, read
+    with a single json.loads (not one per cell)."""
+    return kb.memo("store.concepts.ontology", lambda: _read_ontology(kb))
+
+
+def _read_ontology(kb: KnowledgeBase) -> Ontology:
     fields = ("en", "zh", "aliases", "forms", "keys", "not_in")
     pairs = ", ".join(f"'{f}', json(coalesce({f}, 'null'))" for f in fields)
     sql = f"SELECT json_group_array(json_object('id', id, {pairs})) FROM (SELECT * FROM concepts ORDER BY id)"
