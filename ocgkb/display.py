@@ -4,17 +4,6 @@ from __future__ import annotations
 
 import re
 
-# What each kind of passage is called, in Chinese and English: the terminal shows
-# both, a page the Chinese.
-KIND_NAMES = {
-    "clause": ("条款", "clause"),
-    "subitem": ("细项", "sub-item"),
-    "example": ("例", "example"),
-    "ruling": ("裁定", "ruling"),
-    "note": ("注", "note"),
-    "paragraph": ("段落", "paragraph"),
-}
-
 
 def shorten(text: str, width: int) -> str:
     """One line of at most `width` characters (textwrap.shorten needs spaces; Chinese has none)."""

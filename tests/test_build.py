@@ -26,6 +26,27 @@ def test_two_builds_of_the_same_input_have_the_same_content(kb_path, tmp_path):
     assert content(again) == content(kb_path)
 
 
+def test_the_store_has_the_schemas_shape(db):
+    """Every table the schema declares, with its columns and types, and only the
+    link relations it names."""
+    from ocgkb.store import schema
+
+    declared = sqlite3.connect(":memory:")
+    for table in schema.TABLES:
+        declared.execute(schema.create_table(table))
+
+        def columns(conn, table=table):
+            return [tuple(r)[1:3] for r in conn.execute(f"PRAGMA table_info({table})")]
+
+        assert columns(db) == columns(declared), table
+    relations = {r[0] for r in db.execute("SELECT DISTINCT relation FROM links")}
+    assert relations <= set(schema.LINK_RELATIONS)
+    assert (
+        db.execute("SELECT value FROM meta WHERE key = 'schema_version'").fetchone()[0]
+        == schema.SCHEMA_VERSION
+    )
+
+
 def test_the_report_counts_what_was_built(kb):
     report = kb.report()
     counts = report["counts"]

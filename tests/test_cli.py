@@ -266,6 +266,8 @@ def test_ask_imports_nothing_heavy(kb_path):
         "uvicorn",
         "jinja2",
     }
-    ours = ("ocgkb.query.lookup", "ocgkb.engine", "ocgkb.build", "ocgkb.study", "ocgkb.web")
+    ours = ("ocgkb.query.lookup", "ocgkb.engine", "ocgkb.build", "ocgkb.study", "ocgkb.web.")
+    # serve's options are made from web/limits.py's declarations: plain dataclass fields
+    declarations = {"ocgkb.web.limits"}
     assert not {m.partition(".")[0] for m in loaded} & heavy
-    assert not [m for m in loaded if m.startswith(ours)]
+    assert not [m for m in loaded - declarations if m.startswith(ours)]

@@ -20,9 +20,7 @@ from click.testing import CliRunner
 
 from ocgkb.build import pipeline as build_module
 from ocgkb.cli.main import main
-from ocgkb.cli.options import MAX_TEXT
 from ocgkb.files import UnsafePathError, read_at_most, replaceable
-from ocgkb.query.plan import MAX_QUERY
 from ocgkb.store.damage import is_damage
 from ocgkb.store.door import KnowledgeBase, build, open_kb
 
@@ -206,10 +204,6 @@ def test_a_sqlite_error_about_the_input_is_one_line_and_no_rebuild(kb_path, monk
 def test_absurdly_long_text_is_refused_at_once(kb_path, tmp_path, args, words):
     result = ocgkb(*args, home=tmp_path, db=kb_path)
     assert "rebuilding" not in one_line(result, 1, words)
-
-
-def test_the_cli_caps_text_where_the_query_path_does():
-    assert MAX_TEXT == MAX_QUERY
 
 
 # --- 3. tracebacks and hangs ------------------------------------------------------------

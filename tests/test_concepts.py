@@ -77,8 +77,6 @@ def test_cost_reaches_the_clause_that_cost_is_never_refunded(db):
 
 
 def test_damage_step_timings_are_concepts_defined_by_their_sections(db):
-    sections = {r["id"]: json.loads(r["sections"]) for r in db.execute("SELECT id, sections FROM concepts")}
-    assert "6.3.4.3" in sections["damage_step"]
     linked = {
         r[0]
         for r in db.execute(
@@ -86,6 +84,29 @@ def test_damage_step_timings_are_concepts_defined_by_their_sections(db):
         )
     }
     assert "section:6.3.4.3" in linked
+
+
+def test_a_concepts_sections_and_relations_are_stored_once_as_links(db, kb):
+    from ocgkb.views.concept import concept_view
+
+    columns = {r["name"] for r in db.execute("PRAGMA table_info(concepts)")}
+    assert not columns & {"sections", "related"}
+    view = concept_view(kb, "damage_step")
+    assert "6.3.4.3" in view["sections"]
+    related = {r["id"] for r in concept_view(kb, "activation")["related"]}
+    assert "cost" in related
+
+
+def test_the_stored_ontology_is_read_once_and_finds_what_the_old_read_found(kb):
+    from ocgkb.sources.ontology import Ontology
+    from ocgkb.store import concepts
+
+    ontology = concepts.ontology(kb)
+    assert ontology is concepts.ontology(kb)
+    old = Ontology.from_stored(kb.query, kb.normalize)
+    assert list(ontology.concepts) == list(old.concepts)
+    text = kb.normalize("伤害步骤中发动的效果支付cost后不能取回")
+    assert ontology.named(text) == old.named(text) and ontology.named(text)
 
 
 def test_related_concepts_are_linked_both_ways_in_the_store(db):

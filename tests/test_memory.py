@@ -71,3 +71,29 @@ def test_no_statement_grows_with_the_question(kb_path):
         find_cards(kb, question[:40])
     assert max(text.count("?") for text in recording.texts) <= 100  # lists of ranked ids only
     kb.close()
+
+
+def test_what_is_read_of_a_knowledge_base_is_kept_with_it_and_dropped_with_it(kb_path):
+    import gc
+    import weakref
+
+    from ocgkb.store.database import KnowledgeBase
+    from ocgkb.views.home import home_view
+
+    first = KnowledgeBase(kb_path)
+    made = []
+    assert first.memo("test", lambda: made.append(1) or [1]) is first.memo("test", lambda: made.append(2))
+    assert made == [1]
+    assert home_view(first) == home_view(first) and home_view(first) is not home_view(first)  # a copy each
+
+    class Read:
+        pass
+
+    kept = weakref.ref(first.memo("test.read", Read))
+    second = KnowledgeBase(kb_path)
+    assert second.memo("test", lambda: "another") == "another"  # each knowledge base its own
+    first.close()
+    del first
+    gc.collect()
+    assert kept() is None
+    second.close()

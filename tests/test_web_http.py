@@ -26,7 +26,7 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from ocgkb.query.plan import MAX_QUERY as MOST
+from ocgkb.store.schema import MAX_QUERY as MOST
 
 from conftest import DATA, KB, free_port
 
@@ -744,21 +744,23 @@ def test_openapi_lists_every_api_path_and_no_page(web_client):
                 assert "{" + parameter["name"] + "}" in path
 
 
-def test_openapi_limits_are_the_views(web_client):
-    from ocgkb.query.filters import PASSAGE_KINDS
-    from ocgkb.views.answer import MOST_CLAUSES
-    from ocgkb.views.card import MOST_PASSAGES
-    from ocgkb.views.search import MOST_HITS
+def test_openapi_limits_are_the_schemas(web_client):
+    from ocgkb.store import schema
+    from ocgkb.store.schema import PASSAGE_KINDS
 
     paths = web_client.get("/openapi.json").json()["paths"]
 
     def parameter(path, name):
         return next(p for p in paths[path]["get"]["parameters"] if p["name"] == name)["schema"]
 
-    assert parameter("/api/search", "limit")["maximum"] == MOST_HITS
-    assert parameter("/api/ask", "limit")["maximum"] == MOST_CLAUSES
-    assert parameter("/api/card", "limit")["maximum"] == MOST_PASSAGES
-    assert tuple(parameter("/api/search", "kind")["enum"]) == PASSAGE_KINDS
+    for path, most, default in (
+        ("/api/search", schema.MOST_HITS, schema.DEFAULT_HITS),
+        ("/api/ask", schema.MOST_CLAUSES, schema.DEFAULT_CLAUSES),
+        ("/api/card", schema.MOST_CARD_PASSAGES, schema.DEFAULT_CARD_PASSAGES),
+    ):
+        assert (parameter(path, "limit")["maximum"], parameter(path, "limit")["default"]) == (most, default)
+    for path in ("/api/search", "/api/ask"):
+        assert tuple(parameter(path, "kind")["enum"]) == PASSAGE_KINDS == schema.PASSAGE_KINDS
     for path in ("/api/search", "/api/ask", "/api/card"):
         assert parameter(path, "q")["maxLength"] == MOST
     for path in ("/api/search", "/api/ask"):
@@ -802,22 +804,19 @@ def test_random_text_gets_an_answer_or_a_clean_error(web_client, text):
 # --- 12. the CLI's repeated limits ---------------------------------------------------------------
 
 
-def test_cli_limits_are_the_views():
+def test_cli_limits_are_the_schemas():
     import click
 
     from ocgkb.cli import main as cli
-    from ocgkb.query.filters import PASSAGE_KINDS
-    from ocgkb.views.answer import MOST_CLAUSES
-    from ocgkb.views.card import MOST_PASSAGES
-    from ocgkb.views.search import MOST_HITS
+    from ocgkb.store import schema
+    from ocgkb.store.schema import PASSAGE_KINDS
 
     def option(command, name):
         return next(p for p in cli.main.commands[command].params if p.name == name).type
 
-    assert cli.KIND_CHOICES == PASSAGE_KINDS
-    assert cli.SEARCH_LIMIT == MOST_HITS == option("search", "limit").max
-    assert cli.ASK_LIMIT == MOST_CLAUSES == option("ask", "limit").max
-    assert option("card", "limit").max == MOST_PASSAGES
+    assert option("search", "limit").max == schema.MOST_HITS
+    assert option("ask", "limit").max == schema.MOST_CLAUSES
+    assert option("card", "limit").max == schema.MOST_CARD_PASSAGES
     for command in ("search", "ask"):
         kind = option(command, "kind")
         assert isinstance(kind, click.Choice) and tuple(kind.choices) == PASSAGE_KINDS

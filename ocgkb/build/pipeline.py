@@ -30,15 +30,25 @@ from ocgkb.sources.card_facts import read_card_facts
 from ocgkb.sources.curated import read_mapping
 from ocgkb.sources.dates import find_dates
 from ocgkb.sources.limits import LimitList, read_limit_lists
-from ocgkb.sources.model import KINDS, ParsedDocument, Passage, Section
+from ocgkb.sources.model import ParsedDocument, Passage, Section
 from ocgkb.sources.ontology import Ontology
 from ocgkb.sources.rulebook import read_rulebook
 from ocgkb.sources.topics import read_topics
+from ocgkb.store.schema import (
+    BELOW_RELATION,
+    DEFINED_IN,
+    IN_SECTION,
+    PARENT_OF,
+    PASSAGE_KINDS,
+    REFERS_TO,
+    RELATED_CONCEPT,
+    REPLAYS,
+    SCHEMA_VERSION,
+)
 from ocgkb.text.names import NameRules, card_token
 from ocgkb.text.normalize import Normalizer, squash
 from ocgkb.text.tokenize import STOPWORDS, Segmenter, bigrams, latin_words
 
-SCHEMA_VERSION = sources.SCHEMA_VERSION
 Progress = Callable[[str], None]
 
 
@@ -187,7 +197,7 @@ def _passages(
 
 def _scenario_links(scenarios: list[dict], passage_ids: set[str]) -> list[dict]:
     return [
-        {"src": f"scenario:{sc['name']}", "dst": f"passage:{pid}", "relation": "replays"}
+        {"src": f"scenario:{sc['name']}", "dst": f"passage:{pid}", "relation": REPLAYS}
         for sc in scenarios
         for pid in json.loads(sc["replays"])
         if pid in passage_ids
@@ -330,30 +340,29 @@ def _links(
         for s in doc.sections:
             if s.parent:
                 rows.append(
-                    {"src": f"section:{s.parent}", "dst": f"section:{s.number}", "relation": "parent_of"}
+                    {"src": f"section:{s.parent}", "dst": f"section:{s.number}", "relation": PARENT_OF}
                 )
-    relation_of = {"example": "illustrates", "subitem": "part_of", "note": "annotates"}
     for p in passages:
         if p.section:
-            rows.append({"src": f"passage:{p.id}", "dst": f"section:{p.section}", "relation": "in_section"})
+            rows.append({"src": f"passage:{p.id}", "dst": f"section:{p.section}", "relation": IN_SECTION})
         if p.parent:
             rows.append(
                 {
                     "src": f"passage:{p.id}",
                     "dst": f"passage:{p.parent}",
-                    "relation": relation_of.get(p.kind, "part_of"),
+                    "relation": BELOW_RELATION.get(p.kind, "part_of"),
                 }
             )
     rows += _reference_links(parsed, passages, ontology, normalize, report)
     for concept in ontology.concepts.values():
         for other in concept.related:
             rows.append(
-                {"src": f"concept:{concept.id}", "dst": f"concept:{other}", "relation": "related_concept"}
+                {"src": f"concept:{concept.id}", "dst": f"concept:{other}", "relation": RELATED_CONCEPT}
             )
         for number in concept.sections:
             if number in known_sections:
                 rows.append(
-                    {"src": f"concept:{concept.id}", "dst": f"section:{number}", "relation": "defined_in"}
+                    {"src": f"concept:{concept.id}", "dst": f"section:{number}", "relation": DEFINED_IN}
                 )
             else:
                 report.unresolved.append(f"concept {concept.id}: section {number} does not exist")
@@ -372,11 +381,9 @@ def _reference_links(
             number = find_section(target, p.doc)
             concept = ontology.lookup(target)
             if number:
-                rows.append({"src": f"passage:{p.id}", "dst": f"section:{number}", "relation": "refers_to"})
+                rows.append({"src": f"passage:{p.id}", "dst": f"section:{number}", "relation": REFERS_TO})
             elif concept:
-                rows.append(
-                    {"src": f"passage:{p.id}", "dst": f"concept:{concept.id}", "relation": "refers_to"}
-                )
+                rows.append({"src": f"passage:{p.id}", "dst": f"concept:{concept.id}", "relation": REFERS_TO})
             elif _EXPLICIT_REFERENCE.search(p.text) or p.doc == "rulings":
                 report.unresolved.append(f"{p.id} ({p.doc}:{p.line}): 见{target}")
     return rows
@@ -459,7 +466,7 @@ def _near_duplicates(
     each 至多15张) and are never merged."""
     from rapidfuzz import fuzz, process
 
-    rank = {kind: i for i, kind in enumerate(KINDS)}
+    rank = {kind: i for i, kind in enumerate(PASSAGE_KINDS)}
     # The copy to show: the stronger kind, then the less damaged text (the scraped
     # tournament text repeats the guide with corrupted characters, the guide has
     # variants and lost punctuation), then the first.
@@ -644,5 +651,5 @@ def _counts(passages, sections, names, dates, ontology, concept_rows, links) -> 
     counts["concepts"] = len(ontology.concepts)
     counts["concept tags"] = len(concept_rows)
     counts["links"] = len(links)
-    counts["scenarios"] = len({row["src"] for row in links if row["relation"] == "replays"})
+    counts["scenarios"] = len({row["src"] for row in links if row["relation"] == REPLAYS})
     return counts

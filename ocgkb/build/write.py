@@ -16,6 +16,17 @@ from ocgkb.sources.dates import has_wiki_source
 from ocgkb.sources.limits import LimitList
 from ocgkb.sources.model import Passage, Section
 from ocgkb.sources.ontology import Ontology
+from ocgkb.store.schema import (
+    CARD_COLUMNS,
+    FTS_FIELDS,
+    PASSAGE_FTS,
+    PASSAGE_INDEX_COLUMNS,
+    PASSAGE_TERMS,
+    SCHEMA_VERSION,
+    TABLES,
+    create_indexes,
+    create_table,
+)
 from ocgkb.text.name_forms import bare_form, latin_form, loose_form, name_grams
 from ocgkb.text.normalize import Normalizer, traditional_characters
 
@@ -23,8 +34,6 @@ if TYPE_CHECKING:
     import sqlite_utils
 
     from ocgkb.build.pipeline import BuildReport
-
-SCHEMA_VERSION = sources.SCHEMA_VERSION
 
 
 @dataclass
@@ -64,6 +73,8 @@ def write(tmp: Path, built: Built) -> None:
     db = sqlite_utils.Database(tmp)
     db.conn.execute("PRAGMA journal_mode=OFF")
     db.conn.execute("PRAGMA synchronous=OFF")
+    for table in TABLES:
+        db.conn.execute(create_table(table))
     for step in (
         _write_meta,
         _write_documents,
@@ -95,34 +106,29 @@ def _write_meta(db: sqlite_utils.Database, built: Built) -> None:
             {"key": "repairs", "value": json.dumps(built.normalize.repairs, ensure_ascii=False)},
             {"key": "traditional", "value": traditional_characters()},
             {"key": "synonyms", "value": json.dumps(built.synonyms, ensure_ascii=False)},
-        ],
-        pk="key",
+        ]
     )
 
 
 def _write_documents(db: sqlite_utils.Database, built: Built) -> None:
     texts = built.texts
     db["documents"].insert_all(
-        (
-            {
-                "name": d.name,
-                "file": d.file,
-                "title": d.title,
-                "description": d.description,
-                "parser": d.parser,
-                "sha256": sources.sha256_bytes(texts[d.name].encode("utf-8")),
-                "lines": texts[d.name].count("\n") + 1,
-            }
-            for d in built.documents
-        ),
-        pk="name",
+        {
+            "name": d.name,
+            "file": d.file,
+            "title": d.title,
+            "description": d.description,
+            "parser": d.parser,
+            "sha256": sources.sha256_bytes(texts[d.name].encode("utf-8")),
+            "lines": texts[d.name].count("\n") + 1,
+        }
+        for d in built.documents
     )
     db["sections"].insert_all(
         (
             {"number": s.number, "title": s.title, "doc": s.doc, "parent": s.parent, "ord": i, "line": s.line}
             for i, s in enumerate(built.sections)
-        ),
-        pk="number",
+        )
     )
 
 
@@ -147,49 +153,31 @@ def _write_passages(db: sqlite_utils.Database, built: Built) -> None:
                 "dup_of": built.dup_of.get(p.id),
                 "flags": json.dumps(p.flags, ensure_ascii=False) if p.flags else None,
                 "source_note": "wiki" if p.doc == "rulings" and has_wiki_source(p.text) else None,
-                **{
-                    field: fts_rows[i - 1][field]
-                    for field in ("words", "grams", "context", "asked", "asked_each")
-                },
+                **{field: fts_rows[i - 1][field] for field in PASSAGE_INDEX_COLUMNS},
             }
             for i, p in enumerate(built.passages, 1)
-        ),
-        pk="rowid",
-        columns={"dup_of": str, "parent": str, "flags": str, "source_note": str, "section": str},
+        )
     )
-    db["passages"].create_index(["id"], unique=True)
-    # A clause's examples and a section's passages are looked up on every answer
-    # and page; without these a lookup scans every passage with its index columns.
-    db["passages"].create_index(["parent"])
-    db["passages"].create_index(["section"])
-    db["dates"].insert_all(built.dates, columns={"card": str})
-    db["dates"].create_index(["passage_id"])
-    db["dates"].create_index(["date"])
+    _index(db, "passages")
+    db["dates"].insert_all(built.dates)
+    _index(db, "dates")
 
 
 def _write_cards(db: sqlite_utils.Database, built: Built) -> None:
     index = built.card_index
     cards = list(_card_rows(built.names, index))
-    db["cards"].create(_CARD_COLUMNS, pk="name")
-    columns = list(_CARD_COLUMNS)
+    columns = list(CARD_COLUMNS)
     db.conn.executemany(
         f"INSERT INTO cards ({', '.join(f'[{c}]' for c in columns)}) VALUES ({', '.join('?' * len(columns))})",
         ([row.get(c) for c in columns] for row in cards),
     )
-    db["cards"].create_index(["password"])
+    _index(db, "cards")
     # 100k rows: a plain executemany, without sqlite-utils' per-value type checks.
-    db.conn.execute("CREATE TABLE card_names (id INTEGER PRIMARY KEY, form TEXT, card TEXT, how TEXT)")
     db.conn.executemany(
         "INSERT INTO card_names (form, card, how) VALUES (:form, :card, :how)",
         filter(None, _card_name_rows(cards, index)),
     )
-    db["card_names"].create_index(["form"])
-    db["card_names"].create_index(["card"])
-    # Which name forms hold each character (each letter triple for Latin forms):
-    # a typo search reads only the forms that share enough of the query's.
-    db.conn.execute(
-        "CREATE TABLE card_grams (gram TEXT, form_id INTEGER, PRIMARY KEY (gram, form_id)) WITHOUT ROWID"
-    )
+    _index(db, "card_names")
     grams = sorted(  # in key order: appending to the index is 5× faster than inserting at random
         (gram, form_id)
         for form_id, form, how in db.conn.execute("SELECT id, form, how FROM card_names").fetchall()
@@ -197,7 +185,7 @@ def _write_cards(db: sqlite_utils.Database, built: Built) -> None:
         for gram in name_grams(form)
     )
     db.conn.executemany("INSERT INTO card_grams VALUES (?, ?)", grams)
-    db["char_pinyin"].insert_all(_char_pinyin_rows(), pk="char")
+    db["char_pinyin"].insert_all(_char_pinyin_rows())
 
 
 # The name forms a question is scanned for whole (ocgkb.query.named_cards).
@@ -225,9 +213,6 @@ def _write_question_names(db: sqlite_utils.Database, built: Built) -> None:
             WHERE n.how IN ({marks}, 'en') ORDER BY n.id""",
         QUESTION_NAME_HOWS,
     ).fetchall()
-    db.conn.execute(
-        "CREATE TABLE question_names (form TEXT, card TEXT, mentions INTEGER, script TEXT, single INTEGER)"
-    )
 
     # A name inside the name of a card the texts mention may mean that card
     # (黄金形态的隆隆隆石人 is 「隆隆隆石人-黄金形态」): not taken as another.
@@ -258,7 +243,7 @@ def _write_question_names(db: sqlite_utils.Database, built: Built) -> None:
             or (how != "en" and not form.isascii() and kept(form, how, mentions))
         ),
     )
-    db.conn.execute("CREATE INDEX question_names_form ON question_names (form)")
+    _index(db, "question_names")
 
 
 def _write_general_use(db: sqlite_utils.Database, built: Built) -> None:
@@ -268,7 +253,6 @@ def _write_general_use(db: sqlite_utils.Database, built: Built) -> None:
     from ocgkb.text.tokenize import common_words
 
     general = common_words()
-    db.conn.execute("CREATE TABLE general_use (term TEXT PRIMARY KEY, freq INTEGER) WITHOUT ROWID")
     db.conn.executemany(
         "INSERT INTO general_use VALUES (?, ?)",
         sorted((t, general[t]) for t in built.vocabulary if general.get(t)),
@@ -279,14 +263,6 @@ def _write_general_use(db: sqlite_utils.Database, built: Built) -> None:
 def _write_limits(db: sqlite_utils.Database, built: Built) -> None:
     """The Forbidden & Limited lists: one row per list (`partial` when far shorter
     than its neighbours), one per card a list names, by the card's name here."""
-    db.conn.execute(
-        "CREATE TABLE limit_lists (region TEXT, effective TEXT, cards INTEGER, partial INTEGER,"
-        " PRIMARY KEY (region, effective))"
-    )
-    db.conn.execute(
-        "CREATE TABLE card_limits (card TEXT, region TEXT, effective TEXT, status TEXT, password INTEGER,"
-        " PRIMARY KEY (card, region, effective))"
-    )
     name_of = {}
     for name, password, alternates in db.conn.execute("SELECT name, password, alt_passwords FROM cards"):
         for pw in [password, *(int(a) for a in (alternates or "").split(",") if a)]:
@@ -311,11 +287,10 @@ def _write_mentions(db: sqlite_utils.Database, built: Built) -> None:
     db["passage_cards"].insert_all(
         ({"passage_id": pid, "card": name, "how": how} for pid, name, how in names.mentions)
     )
-    db["passage_cards"].create_index(["card"])
-    db["passage_cards"].create_index(["passage_id"])
+    _index(db, "passage_cards")
     archetype_counts = Counter(name for _, name in names.archetype_mentions)
     db["archetypes"].insert_all(
-        ({"name": n, "mentions": archetype_counts[n]} for n in sorted(names.archetypes)), pk="name"
+        {"name": n, "mentions": archetype_counts[n]} for n in sorted(names.archetypes)
     )
     db["passage_archetypes"].insert_all(
         ({"passage_id": pid, "archetype": name} for pid, name in names.archetype_mentions)
@@ -326,84 +301,41 @@ def _write_concepts(db: sqlite_utils.Database, built: Built) -> None:
     ontology = built.ontology
     forms, keys = ontology.stored_forms()  # so a query process never normalises the ontology again
     db["concepts"].insert_all(
-        (
-            {
-                "id": c.id,
-                "name_zh": c.name_zh,
-                "name_en": c.name_en,
-                "zh": json.dumps(c.zh, ensure_ascii=False),
-                "en": json.dumps(c.en, ensure_ascii=False),
-                "aliases": json.dumps(c.aliases, ensure_ascii=False),
-                "related": json.dumps(c.related),
-                "sections": json.dumps(c.sections),
-                "forms": json.dumps(forms[c.id], ensure_ascii=False),
-                "keys": json.dumps(keys[c.id], ensure_ascii=False),
-                "not_in": json.dumps(ontology.not_in(c.id), ensure_ascii=False),
-            }
-            for c in ontology.concepts.values()
-        ),
-        pk="id",
+        {
+            "id": c.id,
+            "name_zh": c.name_zh,
+            "name_en": c.name_en,
+            "zh": json.dumps(c.zh, ensure_ascii=False),
+            "en": json.dumps(c.en, ensure_ascii=False),
+            "aliases": json.dumps(c.aliases, ensure_ascii=False),
+            "forms": json.dumps(forms[c.id], ensure_ascii=False),
+            "keys": json.dumps(keys[c.id], ensure_ascii=False),
+            "not_in": json.dumps(ontology.not_in(c.id), ensure_ascii=False),
+        }
+        for c in ontology.concepts.values()
     )
     db["passage_concepts"].insert_all(built.concept_rows)
-    db["passage_concepts"].create_index(["concept"])
-    db["passage_concepts"].create_index(["passage_id"])
-    db["scenarios"].insert_all(
-        built.scenarios, pk="name", columns={"name": str, "file": str, "title": str, "replays": str}
-    )
+    _index(db, "passage_concepts")
+    db["scenarios"].insert_all(built.scenarios)
     db["links"].insert_all(built.links)
-    db["links"].create_index(["src"])
-    db["links"].create_index(["dst"])
+    _index(db, "links")
 
 
 def _write_index(db: sqlite_utils.Database, built: Built) -> None:
-    # The index reads its fields from the passages table (external content),
-    # so ranking reads them from a plain table and the text is stored once.
-    db.conn.execute(
-        "CREATE VIRTUAL TABLE passage_fts USING fts5(words, grams, context, asked, content='passages',"
-        " content_rowid='rowid', tokenize='unicode61 remove_diacritics 0')"
-    )
+    db.conn.execute(PASSAGE_FTS)
     db.conn.execute("INSERT INTO passage_fts(passage_fts) VALUES ('rebuild')")
     # How many passages hold each indexed term: the query leaves out the commonest.
-    db.conn.execute("CREATE VIRTUAL TABLE passage_terms USING fts5vocab(passage_fts, 'row')")
+    db.conn.execute(PASSAGE_TERMS)
     refresh_term_counts(db.conn)
     fts_rows = built.fts_rows
     average = {
         column: sum(len(row[column].split()) for row in fts_rows) / max(len(fts_rows), 1)
-        for column in ("words", "grams", "context", "asked")
+        for column in FTS_FIELDS
     }
     db["meta"].insert({"key": "average_tokens", "value": json.dumps(average)})
     vocabulary = built.vocabulary
-    db["vocabulary"].insert_all(({"term": t, "df": n} for t, n in sorted(vocabulary.items())), pk="term")
+    db["vocabulary"].insert_all({"term": t, "df": n} for t, n in sorted(vocabulary.items()))
     db["meta"].insert({"key": "vocabulary_total", "value": str(sum(vocabulary.values()) or 1)})
-
-
-_CARD_COLUMNS = {
-    "name": str,
-    "password": int,
-    "konami_id": int,
-    "name_zh": str,
-    "name_zh_official": str,
-    "name_en": str,
-    "name_ja": str,
-    "name_ja_reading": str,
-    "card_type": str,
-    "type_line": str,
-    "property": str,
-    "attribute": str,
-    "level": int,
-    "rank": int,
-    "link_arrows": str,
-    "pendulum_scale": int,
-    "atk": str,
-    "def": str,
-    "alt_passwords": str,
-    "mentions": int,
-    "linked": str,
-    "spellings": str,
-    "search_name": str,
-    "pinyin": str,
-    "initials": str,
-}
 
 
 def _card_rows(names: CardMentions, index: CardIndex):
@@ -497,11 +429,17 @@ def _card_name_rows(cards: list[dict], index: CardIndex):
             yield row(form or index.loose(nickname), by_password[fact.password], "nickname")
 
 
+def _index(db: sqlite_utils.Database, table: str) -> None:
+    """A table's indexes (schema.INDEXED), made once its rows are in."""
+    for statement in create_indexes(table):
+        db.conn.execute(statement)
+
+
 def refresh_term_counts(conn) -> None:
     """A plain, indexed copy of how many passages hold each term (the fts5vocab
     table computes it on every read)."""
     conn.execute("DROP TABLE IF EXISTS term_counts")
-    conn.execute("CREATE TABLE term_counts (term TEXT PRIMARY KEY, doc INTEGER) WITHOUT ROWID")
+    conn.execute(create_table("term_counts"))
     conn.execute("INSERT INTO term_counts SELECT term, doc FROM passage_terms")
 
 

@@ -15,11 +15,7 @@ import click
 
 from ocgkb import NotFound, OcgkbError, __version__
 from ocgkb.cli.options import TEXT, Count, search_filters
-
-# The kinds and limits the views define, repeated here so that --help needs no query code.
-KIND_CHOICES = ("clause", "subitem", "example", "ruling", "note", "paragraph")
-SEARCH_LIMIT = 40  # what a search ranks at most
-ASK_LIMIT = 10  # clauses an answer shows at most
+from ocgkb.store import schema  # the kinds and limits, with no query code (--help stays fast)
 
 
 def _build_progress(run):
@@ -210,7 +206,9 @@ def build(ctx: click.Context, as_json: bool, verbose: bool, check: bool) -> None
 def _filters_options(fn):
     for option in reversed(
         [
-            click.option("--kind", type=click.Choice(KIND_CHOICES), help="Only passages of this kind."),
+            click.option(
+                "--kind", type=click.Choice(schema.PASSAGE_KINDS), help="Only passages of this kind."
+            ),
             click.option(
                 "--section", type=TEXT, help="Only this rulebook section and the sections below it, e.g. 4.3."
             ),
@@ -265,7 +263,7 @@ def _show(view: dict, as_json: bool, render: str) -> None:
     click.echo(getattr(renderers, render)(view))
 
 
-@_question_command("query", SEARCH_LIMIT, 10)
+@_question_command("query", schema.MOST_HITS, schema.DEFAULT_HITS)
 def search(ctx, query, kind, section, concept, card, since, until, limit, as_json) -> None:
     """The passages that best answer QUERY, ranked, with their sources.
 
@@ -280,7 +278,7 @@ def search(ctx, query, kind, section, concept, card, since, until, limit, as_jso
     _show(search_view(_open(ctx), query, filters, limit), as_json, "render_hits")
 
 
-@_question_command("question", ASK_LIMIT, 5)
+@_question_command("question", schema.MOST_CLAUSES, schema.DEFAULT_CLAUSES)
 def ask(ctx, question, kind, section, concept, card, since, until, limit, as_json) -> None:
     """Answer a rules QUESTION: the clauses that settle it, with their examples and rulings.
 
@@ -314,10 +312,10 @@ def section(ctx, number, as_json) -> None:
 @click.option(
     "--limit",
     "-n",
-    type=Count(1, 200),
-    default=20,
+    type=Count(1, schema.MOST_CARD_PASSAGES),
+    default=schema.DEFAULT_CARD_PASSAGES,
     show_default=True,
-    help="Passages to show (at most 200).",
+    help=f"Passages to show (at most {schema.MOST_CARD_PASSAGES}).",
 )
 @click.option("--json", "as_json", is_flag=True, help="Print JSON instead of text.")
 @click.pass_context

@@ -7,11 +7,8 @@ import click
 
 from ocgkb import OcgkbError
 from ocgkb.query.filters import DateError, Filters, parse_date
+from ocgkb.store.schema import MAX_QUERY
 
-# query.plan.MAX_QUERY, repeated so that parsing a command imports no query code
-# (a test keeps them equal). Kilobytes of text are a mistake or an attack,
-# refused before SQLite sees them (a 50 KB section id is "LIKE pattern too complex").
-MAX_TEXT = 300
 # An option's value, or None when it is not given.
 Option = str | None
 
@@ -39,10 +36,10 @@ class Text(click.ParamType):
                 value.encode("utf-8")
             except UnicodeEncodeError:
                 raise TextError("the query is not valid UTF-8") from None
-            if len(value) > MAX_TEXT:
+            if len(value) > MAX_QUERY:
                 option = param is not None and param.param_type_name == "option"
                 what = param.opts[0] if option else "the query"
-                raise TextError(f"{what} is {len(value):,} characters long; ask in at most {MAX_TEXT}")
+                raise TextError(f"{what} is {len(value):,} characters long; ask in at most {MAX_QUERY}")
         return value
 
 

@@ -6,7 +6,8 @@ from pathlib import Path
 
 import click
 
-from ocgkb.display import KIND_NAMES, marked, shorten
+from ocgkb.display import marked, shorten
+from ocgkb.store.schema import KIND_NAMES
 
 KIND_LABEL = {kind: f"{zh} {en}" for kind, (zh, en) in KIND_NAMES.items()}
 

@@ -10,8 +10,6 @@ from dataclasses import dataclass
 
 from ocgkb import OcgkbError
 
-PASSAGE_KINDS = ("clause", "subitem", "example", "ruling", "note", "paragraph")
-
 
 class DateError(OcgkbError):
     """Text that is not a date (a front end names the parameter it came from)."""

@@ -17,7 +17,7 @@ from __future__ import annotations
 import re
 from typing import NamedTuple
 
-from ocgkb.store.cards import best_named, question_names
+from ocgkb.store.card_names import best_named, question_names
 from ocgkb.store.database import KnowledgeBase
 from ocgkb.text.name_forms import latin_form, loose_form
 from ocgkb.text.tokenize import STOPWORDS

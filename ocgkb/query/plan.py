@@ -19,13 +19,13 @@ from ocgkb.query.named_cards import ENGLISH_WORDS, NamedCard, named_cards
 from ocgkb.sources.ontology import Ontology
 from ocgkb.store.curated import stored_ontology, stored_word_lists
 from ocgkb.store.database import KnowledgeBase
+from ocgkb.store.schema import MAX_QUERY
 from ocgkb.text.glossary import Glossary
 from ocgkb.text.name_forms import latin_form
 from ocgkb.text.names import card_token
 from ocgkb.text.normalize import squash
 from ocgkb.text.tokenize import MAX_WORD, bigrams, cjk_runs, latin_words, query_words, split_query
 
-MAX_QUERY = 300
 _LATIN = re.compile(r"[a-z0-9 ./'-]+")
 _WORD = re.compile(r"[a-z0-9]+")
 T = TypeVar("T")

@@ -8,8 +8,6 @@ from pathlib import Path
 from ocgkb import SourceError
 
 MANIFEST = "manifest.yaml"
-# The layout of the built database: a change means every knowledge base is rebuilt.
-SCHEMA_VERSION = "20"
 PARSERS = ("rulebook", "rulings", "article")
 
 

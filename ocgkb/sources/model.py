@@ -4,9 +4,6 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-# Passage kinds, in the order a judge trusts them.
-KINDS = ("clause", "subitem", "example", "ruling", "note", "paragraph")
-
 
 @dataclass
 class Section:

@@ -172,10 +172,18 @@ class Ontology:
     @classmethod
     def from_rows(cls, rows, normalize: Normalizer) -> Ontology:
         """The ontology as a built knowledge base stores it (its `concepts` table),
-        each row's JSON columns already read (`from_stored` reads them in one go)."""
+        each row's JSON columns already read (`ocgkb.store.concepts.ontology` reads
+        them in one go). Its relations and sections are `links` rows there, not needed
+        to find concepts in a question."""
         concepts = [
             Concept(
-                r["id"], r["en"], r["zh"], r["aliases"], r["related"], r["sections"], r.get("not_in") or []
+                r["id"],
+                r["en"],
+                r["zh"],
+                r["aliases"],
+                r.get("related") or [],
+                r.get("sections") or [],
+                r.get("not_in") or [],
             )
             for r in rows
         ]
@@ -188,11 +196,12 @@ class Ontology:
 
     @classmethod
     def from_stored(cls, query, normalize: Normalizer) -> Ontology:
-        """The ontology of a built knowledge base: SQLite gathers the concepts table
-        into one JSON document, read with a single json.loads (not one per cell)."""
+        """The ontology of a built knowledge base: a copy of the read in
+        `ocgkb.store.concepts.ontology(kb)`, kept for query/plan.py until it calls
+        that instead. Remove it then: the sources hold no SQL."""
         import json
 
-        fields = ("en", "zh", "aliases", "related", "sections", "forms", "keys", "not_in")
+        fields = ("en", "zh", "aliases", "forms", "keys", "not_in")
         pairs = ", ".join(f"'{f}', json(coalesce({f}, 'null'))" for f in fields)
         sql = f"SELECT json_group_array(json_object('id', id, {pairs})) FROM (SELECT * FROM concepts ORDER BY id)"
         return cls.from_rows(json.loads(query(sql)[0][0] or "[]"), normalize)

@@ -4,12 +4,12 @@ Opening, building, checking and repairing one go through `store/door.py`."""
 
 from __future__ import annotations
 
-import functools
 import json
 import sqlite3
 from collections import OrderedDict
-from collections.abc import Iterable, Iterator, Mapping
+from collections.abc import Callable, Hashable, Iterable, Iterator, Mapping
 from pathlib import Path
+from typing import Any, Generic, TypeVar, overload
 
 from ocgkb.text.normalize import Normalizer
 
@@ -97,6 +97,29 @@ class Vocabulary(Mapping[str, int]):
         return self._conn.execute("SELECT count(*) FROM vocabulary").fetchone()[0]
 
 
+T = TypeVar("T")
+
+
+class memoized(Generic[T]):  # lower case: a decorator, like functools.cached_property
+    """A KnowledgeBase attribute made on its first read and kept in `kb.memo`."""
+
+    def __init__(self, make: Callable[[KnowledgeBase], T]) -> None:
+        self.make = make
+        self.__doc__ = make.__doc__
+
+    def __set_name__(self, owner: type, name: str) -> None:
+        self.name = name
+
+    @overload
+    def __get__(self, kb: None, owner: type | None = None) -> memoized[T]: ...
+    @overload
+    def __get__(self, kb: KnowledgeBase, owner: type | None = None) -> T: ...
+    def __get__(self, kb: KnowledgeBase | None, owner: type | None = None) -> T | memoized[T]:
+        if kb is None:
+            return self
+        return kb.memo(self.name, lambda: self.make(kb))
+
+
 class KnowledgeBase:
     """Read-only access to a built knowledge base."""
 
@@ -104,6 +127,18 @@ class KnowledgeBase:
         self.path = Path(path)
         self.conn = connect_read_only(self.path)
         self.conn.row_factory = sqlite3.Row
+        self._memo: dict[Hashable, Any] = {}
+
+    def memo(self, key: Hashable, make: Callable[[], T]) -> T:
+        """What this process has read of this knowledge base, made once by `make`
+        and dropped with it: a built knowledge base never changes under its readers
+        (a rebuilt one is a new KnowledgeBase). Keys are the readers' own: a name,
+        or a tuple beginning with their module's. Two threads may both make a value
+        the first time; both then use the one kept first."""
+        try:
+            return self._memo[key]
+        except KeyError:
+            return self._memo.setdefault(key, make())
 
     def close(self) -> None:
         self.conn.close()
@@ -115,42 +150,42 @@ class KnowledgeBase:
         row = self.conn.execute("SELECT value FROM meta WHERE key = ?", (key,)).fetchone()
         return row[0] if row else None
 
-    @functools.cached_property
+    @memoized
     def fingerprint(self) -> str:
         """The build's input fingerprint: what caches of this knowledge base are keyed by."""
         return self.meta("fingerprint") or ""
 
-    @functools.cached_property
+    @memoized
     def normalize(self) -> Normalizer:
         return Normalizer(json.loads(self.meta("repairs") or "{}"), self.meta("traditional"))
 
-    @functools.cached_property
+    @memoized
     def hit_parts(self) -> dict:
         """What a hit shows of each passage, by id, kept like `candidates`."""
         return {}
 
-    @functools.cached_property
+    @memoized
     def candidates(self) -> dict:
         """What ranking has read of each passage (search.Candidate, by rowid), kept
         for this connection's life (a built knowledge base never changes under it)."""
         return {}
 
-    @functools.cached_property
+    @memoized
     def vocabulary(self) -> Vocabulary:
         return Vocabulary(self.conn)
 
-    @functools.cached_property
+    @memoized
     def vocabulary_total(self) -> int:
         stored = self.meta("vocabulary_total")
         if stored:
             return int(stored)
         return self.conn.execute("SELECT sum(df) FROM vocabulary").fetchone()[0] or 1
 
-    @functools.cached_property
+    @memoized
     def passage_count(self) -> int:
         return self.conn.execute("SELECT count(*) FROM passages").fetchone()[0]
 
-    @functools.cached_property
+    @memoized
     def average_tokens(self) -> dict[str, float]:
         """Mean tokens per passage in each indexed field, for BM25's length norm."""
         return json.loads(self.meta("average_tokens") or '{"words": 1, "grams": 1, "context": 1}')

@@ -13,10 +13,10 @@ it replays). Attribute values are strings or integers only
 from __future__ import annotations
 
 import json
-import weakref
 from typing import TYPE_CHECKING
 
 from ocgkb.display import shorten
+from ocgkb.store import cards, concepts, passages, scenarios, sections, tables
 from ocgkb.store.database import KnowledgeBase
 
 if TYPE_CHECKING:
@@ -33,23 +33,18 @@ def build_graph(kb: KnowledgeBase) -> nx.DiGraph:
     return graph
 
 
-_BUILT: weakref.WeakKeyDictionary[KnowledgeBase, nx.DiGraph] = weakref.WeakKeyDictionary()
-
-
 def graph_of(kb: KnowledgeBase) -> nx.DiGraph:
     """The graph of a knowledge base, built once for as long as it is open (a
     server asks for it on every concept page; a build takes half a second)."""
-    if kb not in _BUILT:
-        _BUILT[kb] = build_graph(kb)
-    return _BUILT[kb]
+    return kb.memo("study.graph", lambda: build_graph(kb))
 
 
 def _add_documents(kb: KnowledgeBase, graph: nx.DiGraph) -> None:
-    for row in kb.query("SELECT * FROM documents ORDER BY name"):
+    for row in tables.documents(kb):
         graph.add_node(
             f"doc:{row['name']}", kind="document", label=row["title"], file=row["file"], doc=row["name"]
         )
-    for row in kb.query("SELECT * FROM sections ORDER BY ord"):
+    for row in sections.all_sections(kb):
         rulebook = row["doc"] == "rulebook"
         graph.add_node(
             f"section:{row['number']}",
@@ -65,10 +60,8 @@ def _add_documents(kb: KnowledgeBase, graph: nx.DiGraph) -> None:
 
 
 def _add_passages(kb: KnowledgeBase, graph: nx.DiGraph) -> None:
-    dates = {}
-    for row in kb.query("SELECT passage_id, group_concat(date, ',') AS dates FROM dates GROUP BY passage_id"):
-        dates[row[0]] = row[1]
-    for row in kb.query("SELECT * FROM passages ORDER BY rowid"):
+    dates = passages.dates_by_passage(kb)
+    for row in passages.all_passages(kb):
         graph.add_node(
             f"passage:{row['id']}",
             kind=row["kind"],
@@ -86,7 +79,7 @@ def _add_passages(kb: KnowledgeBase, graph: nx.DiGraph) -> None:
 
 def _add_cards_and_concepts(kb: KnowledgeBase, graph: nx.DiGraph) -> None:
     # The cards the texts name (not the 14k of the card facts), with their password and names.
-    for row in kb.query("SELECT * FROM cards WHERE mentions > 0 ORDER BY name"):
+    for row in cards.mentioned_cards(kb):
         names = {key: row[key] for key in ("name_zh", "name_zh_official", "name_en", "name_ja") if row[key]}
         password = {"password": row["password"]} if row["password"] is not None else {}
         graph.add_node(
@@ -97,9 +90,9 @@ def _add_cards_and_concepts(kb: KnowledgeBase, graph: nx.DiGraph) -> None:
             **names,
             type_line=" · ".join(filter(None, [row["card_type"], row["type_line"] or row["property"]])),
         )
-    for row in kb.query("SELECT * FROM archetypes ORDER BY name"):
-        graph.add_node(f"archetype:{row['name']}", kind="archetype", label=row["name"])
-    for row in kb.query("SELECT * FROM concepts ORDER BY id"):
+    for name in tables.archetypes(kb):
+        graph.add_node(f"archetype:{name}", kind="archetype", label=name)
+    for row in concepts.all_concepts(kb):
         graph.add_node(
             f"concept:{row['id']}",
             kind="concept",
@@ -108,21 +101,21 @@ def _add_cards_and_concepts(kb: KnowledgeBase, graph: nx.DiGraph) -> None:
             name_en=row["name_en"],
             names=" / ".join([*json.loads(row["zh"]), *json.loads(row["en"])]),
         )
-    for row in kb.query("SELECT * FROM scenarios ORDER BY name"):
+    for row in scenarios.all_scenarios(kb):
         graph.add_node(
             f"scenario:{row['name']}", kind="scenario", label=row["title"], file=f"kb/scenarios/{row['file']}"
         )
 
 
 def _add_edges(kb: KnowledgeBase, graph: nx.DiGraph) -> None:
-    for row in kb.query("SELECT src, dst, relation FROM links ORDER BY rowid"):
-        _edge(graph, row[0], row[1], row[2])
-    for row in kb.query("SELECT passage_id, card FROM passage_cards ORDER BY rowid"):
-        _edge(graph, f"passage:{row[0]}", f"card:{row[1]}", "mentions_card")
-    for row in kb.query("SELECT passage_id, archetype FROM passage_archetypes ORDER BY rowid"):
-        _edge(graph, f"passage:{row[0]}", f"archetype:{row[1]}", "mentions_archetype")
-    for row in kb.query("SELECT passage_id, concept, how FROM passage_concepts ORDER BY rowid"):
-        _edge(graph, f"passage:{row[0]}", f"concept:{row[1]}", "about_concept", how=row[2])
+    for src, dst, relation in tables.links(kb):
+        _edge(graph, src, dst, relation)
+    for pid, card in tables.passage_cards(kb):
+        _edge(graph, f"passage:{pid}", f"card:{card}", "mentions_card")
+    for pid, archetype in tables.passage_archetypes(kb):
+        _edge(graph, f"passage:{pid}", f"archetype:{archetype}", "mentions_archetype")
+    for pid, concept, how in tables.passage_concepts(kb):
+        _edge(graph, f"passage:{pid}", f"concept:{concept}", "about_concept", how=how)
 
 
 def _edge(graph: nx.DiGraph, src: str, dst: str, relation: str, **attrs: str) -> None:

@@ -8,12 +8,13 @@ from ocgkb.query.abstain import NOT_BOTH, asks_status, judge, quoted, without_ca
 from ocgkb.query.filters import Filters
 from ocgkb.query.plan import plan_query
 from ocgkb.query.ranking import search
+from ocgkb.store import passages
 from ocgkb.store.database import KnowledgeBase
 from ocgkb.store.passages import Hit, passage_hits
+from ocgkb.store.schema import BELOW_RELATION, DEFAULT_CLAUSES
 from ocgkb.views.card_facts import card_facts
 from ocgkb.views.replay import scenarios_replaying
 
-MOST_CLAUSES = 10  # clauses an answer shows at most
 RULINGS_PER_ANSWER = 3
 RULING_FLOOR = 0.6  # share of the best hit's score a ruling needs to be shown
 EXAMPLES_PER_ANSWER = 4
@@ -22,7 +23,9 @@ NAME_SCORE = 80.0  # how sure a bare name must be to put its card first
 CARDS_PER_PAGE = 3
 
 
-def answer(kb: KnowledgeBase, question: str, filters: Filters | None = None, limit: int = 5) -> dict:
+def answer(
+    kb: KnowledgeBase, question: str, filters: Filters | None = None, limit: int = DEFAULT_CLAUSES
+) -> dict:
     """`{"query", "plan", "cards", "status", "nothing_fits", "message", "notes", "hits"}`:
     each hit as `search` ranks it, with `clause` (the clause or ruling an example,
     sub-item or note belongs to), `examples` (the worked examples of that clause)
@@ -96,13 +99,13 @@ def _answer_hits(kb: KnowledgeBase, plan, pool: list[Hit], limit: int) -> list[d
     chosen: list[tuple[Hit, str]] = []  # each hit with the clause or ruling it is shown under
     anchors: set[str] = set()
     for hit in pool:
-        anchor = hit.parent if hit.kind in ("example", "subitem", "note") and hit.parent else hit.id
+        anchor = hit.parent if hit.kind in BELOW_RELATION and hit.parent else hit.id
         if anchor not in anchors:
             anchors.add(anchor)
             chosen.append((hit, anchor))
         if len(chosen) == limit:
             break
-    examples = _examples_of(kb, list(anchors))
+    examples = passages.examples_of(kb, list(anchors))
     # Every passage the answer shows, read in one batch.
     wanted = {a for h, a in chosen if a != h.id} | {pid for h, a in chosen for pid in examples.get(a, [])}
     read = {h.id: h for h in passage_hits(kb, sorted(wanted))}
@@ -127,7 +130,7 @@ def _answer_hits(kb: KnowledgeBase, plan, pool: list[Hit], limit: int) -> list[d
     return result
 
 
-def answer_page(kb: KnowledgeBase, question: str, limit: int = 5) -> dict:
+def answer_page(kb: KnowledgeBase, question: str, limit: int = DEFAULT_CLAUSES) -> dict:
     """What a single search box shows: `answer` under "answer", and before it the
     cards the question names (those no passage mentions too), or, when the query
     is short and a card's name in any form (a typo, pinyin, a nickname), that card."""
@@ -150,20 +153,6 @@ def answer_page(kb: KnowledgeBase, question: str, limit: int = 5) -> dict:
         {name: {"name": name, "in_texts": bool(facts[name]["mentions"]), **facts[name]} for name in facts}
     )
     return {"answer": result, "cards": [cards[name] for name in names if name in cards]}
-
-
-def _examples_of(kb: KnowledgeBase, anchors: list[str]) -> dict[str, list[str]]:
-    """The worked examples of each clause or ruling, in the order of the text."""
-    if not anchors:
-        return {}
-    marks = ",".join("?" * len(anchors))
-    examples: dict[str, list[str]] = {}
-    for pid, parent in kb.query(
-        f"SELECT id, parent FROM passages WHERE parent IN ({marks}) AND kind = 'example' ORDER BY rowid",
-        anchors,
-    ):
-        examples.setdefault(parent, []).append(pid)
-    return examples
 
 
 __all__ = ["answer", "answer_page", "Hit"]

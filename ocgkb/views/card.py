@@ -6,14 +6,14 @@ from __future__ import annotations
 from ocgkb import NotFound
 from ocgkb.messages import no_such_card
 from ocgkb.query.lookup import MIN_SCORE, suggest_cards
+from ocgkb.store.cards import passages_mentioning
 from ocgkb.store.database import KnowledgeBase
 from ocgkb.store.passages import passage_hits
+from ocgkb.store.schema import DEFAULT_CARD_PASSAGES
 from ocgkb.views.card_facts import card_facts
 
-MOST_PASSAGES = 200  # passages a card's page lists at most
 
-
-def card_view(kb: KnowledgeBase, query: str, limit: int = 20) -> dict:
+def card_view(kb: KnowledgeBase, query: str, limit: int = DEFAULT_CARD_PASSAGES) -> dict:
     """The matches for a name (best first, each with its facts) and the passages
     that mention the best one: dated ones newest first, by the date the texts give
     for this card where a passage dates several."""
@@ -29,18 +29,6 @@ def card_view(kb: KnowledgeBase, query: str, limit: int = 20) -> dict:
         view["suggestions"] = [m.name for m in close[:5]]
         view["message"] = no_such_card(query)
         raise NotFound(view["message"], detail=view)
-    rows = kb.query(
-        """SELECT pc.passage_id,
-                  coalesce(max(CASE WHEN d.card = pc.card THEN d.date END), max(d.date)) AS newest
-           FROM passage_cards pc
-           LEFT JOIN dates d ON d.passage_id = pc.passage_id
-           JOIN passages p ON p.id = pc.passage_id
-           WHERE pc.card = ?
-           GROUP BY pc.passage_id
-           ORDER BY newest IS NULL, newest DESC, p.rowid
-           LIMIT ?""",
-        (matches[0].name, limit),
-    )
-    newest = {r[0]: r[1] for r in rows}
+    newest = passages_mentioning(kb, matches[0].name, limit)
     view["rulings"] = [{**hit.as_dict(), "date": newest[hit.id]} for hit in passage_hits(kb, list(newest))]
     return view

@@ -1,9 +1,10 @@
 """A card's facts as a card box shows them: password, names in every language,
-type line, stats and how many passages mention it. Plain SQL, no fuzzy lookup:
+type line, stats and how many passages mention it. A plain read, no fuzzy lookup:
 `ocgkb ask` shows the cards a question names without loading it."""
 
 from __future__ import annotations
 
+from ocgkb.store.cards import cards_named
 from ocgkb.store.database import KnowledgeBase
 
 FACT_FIELDS = (
@@ -22,11 +23,8 @@ FACT_FIELDS = (
 
 def card_facts(kb: KnowledgeBase, names: list[str]) -> dict[str, dict]:
     """The facts of cards by name: password, names in every language, type line, stats."""
-    if not names:
-        return {}
-    marks = ",".join("?" * len(names))
     facts = {}
-    for row in kb.query(f"SELECT * FROM cards WHERE name IN ({marks})", names):
+    for row in cards_named(kb, names):
         fact = {
             "password": row["password"],
             "names": {

@@ -2,52 +2,36 @@
 
 from __future__ import annotations
 
-import weakref
+import copy
 
+from ocgkb.store import cards, concepts, passages, scenarios, sections, tables
 from ocgkb.store.database import KnowledgeBase
-
-_MADE: weakref.WeakKeyDictionary[KnowledgeBase, dict] = weakref.WeakKeyDictionary()
 
 
 def home_view(kb: KnowledgeBase) -> dict:
     """The section tree of every document, the concepts (most discussed first),
     the scenarios, and how much of each kind of passage there is. Made once per
     open knowledge base (it never changes under its readers); callers get a copy."""
-    import copy
-
-    if kb not in _MADE:
-        _MADE[kb] = _make_home(kb)
-    return copy.deepcopy(_MADE[kb])
+    return copy.deepcopy(kb.memo("views.home", lambda: _make_home(kb)))
 
 
 def _make_home(kb: KnowledgeBase) -> dict:
-    sections: dict[str, list[dict]] = {}
-    for row in kb.query("SELECT number, title, parent, doc FROM sections ORDER BY ord"):
-        sections.setdefault(row["doc"], []).append(
+    by_doc: dict[str, list[dict]] = {}
+    for row in sections.all_sections(kb):
+        by_doc.setdefault(row["doc"], []).append(
             {"number": row["number"], "title": row["title"], "parent": row["parent"]}
         )
-    concepts = [
-        dict(r)
-        for r in kb.query(
-            """SELECT c.id, c.name_zh, c.name_en, count(pc.passage_id) AS passages FROM concepts c
-               LEFT JOIN passage_concepts pc ON pc.concept = c.id
-               GROUP BY c.id ORDER BY passages DESC, c.id"""
-        )
-    ]
-    scenarios = [dict(r) for r in kb.query("SELECT name, title FROM scenarios ORDER BY name")]
-    kinds = {r[0]: r[1] for r in kb.query("SELECT kind, count(*) FROM passages GROUP BY kind")}
-    cards = kb.query("SELECT count(*) FROM cards WHERE mentions > 0")[0][0]
+    kinds, titles = passages.kind_counts(kb), document_titles(kb)
     return {
         "documents": [
-            {"doc": doc, "title": document_titles(kb).get(doc, doc), "sections": rows}
-            for doc, rows in sections.items()
+            {"doc": doc, "title": titles.get(doc, doc), "sections": rows} for doc, rows in by_doc.items()
         ],
-        "concepts": concepts,
-        "scenarios": scenarios,
-        "counts": {"passages": sum(kinds.values()), "kinds": kinds, "cards": cards},
+        "concepts": concepts.concepts_by_use(kb),
+        "scenarios": [{"name": r["name"], "title": r["title"]} for r in scenarios.all_scenarios(kb)],
+        "counts": {"passages": sum(kinds.values()), "kinds": kinds, "cards": cards.mentioned_card_count(kb)},
     }
 
 
 def document_titles(kb: KnowledgeBase) -> dict[str, str]:
     """Each document's title by its short name, as rulings_data/manifest.yaml gives it."""
-    return {r["name"]: r["title"] for r in kb.query("SELECT name, title FROM documents")}
+    return {r["name"]: r["title"] for r in tables.documents(kb)}

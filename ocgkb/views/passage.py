@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from ocgkb import NotFound
+from ocgkb.store import passages
 from ocgkb.store.database import KnowledgeBase
 from ocgkb.store.passages import passage_hits
 from ocgkb.views.replay import scenarios_replaying
@@ -11,11 +12,10 @@ from ocgkb.views.replay import scenarios_replaying
 def passage_view(kb: KnowledgeBase, pid: str) -> dict:
     """The passage, the clause or ruling it belongs to, its own examples, sub-items
     and notes, the passage it repeats, and the scenarios that replay it."""
-    rows = kb.query("SELECT id, parent, dup_of FROM passages WHERE id = ?", (pid,))
-    if not rows:
+    row = passages.passage(kb, pid)
+    if row is None:
         raise NotFound(f"no passage {pid!r}")
-    row = rows[0]
-    below = [r[0] for r in kb.query("SELECT id FROM passages WHERE parent = ? ORDER BY rowid", (pid,))]
+    below = passages.passages_below(kb, pid)
     wanted = [pid] + [p for p in (row["parent"], row["dup_of"]) if p] + below
     read = {hit.id: hit.as_dict() for hit in passage_hits(kb, wanted)}
     return {

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
+from ocgkb.store import cards, scenarios
 from ocgkb.store.database import KnowledgeBase
 
 
@@ -24,15 +25,10 @@ def replay_view(path: Path | None, kb_dir: Path) -> dict:
 
 def scenarios_replaying(kb: KnowledgeBase, passage_ids: list[str]) -> list[dict]:
     """The scenarios of kb/scenarios/ that replay any of these passages."""
-    if not passage_ids:
-        return []
-    marks = ",".join("?" * len(passage_ids))
-    rows = kb.query(
-        f"""SELECT DISTINCT s.name, s.title, s.file FROM links l JOIN scenarios s ON l.src = 'scenario:' || s.name
-            WHERE l.relation = 'replays' AND l.dst IN ({marks}) ORDER BY s.name""",
-        [f"passage:{pid}" for pid in passage_ids],
-    )
-    return [{"name": r["name"], "title": r["title"], "file": f"kb/scenarios/{r['file']}"} for r in rows]
+    return [
+        {"name": r["name"], "title": r["title"], "file": f"kb/scenarios/{r['file']}"}
+        for r in scenarios.scenarios_replaying(kb, passage_ids)
+    ]
 
 
 def scenario_view(kb: KnowledgeBase, name: str, kb_dir: Path) -> dict:
@@ -41,18 +37,16 @@ def scenario_view(kb: KnowledgeBase, name: str, kb_dir: Path) -> dict:
     does not list is NotFound (so no path from outside ever reaches the file system)."""
     from ocgkb import NotFound
 
-    rows = kb.query("SELECT name, file FROM scenarios WHERE name = ?", (name,))
-    if not rows:
+    row = scenarios.scenario(kb, name)
+    if row is None:
         raise NotFound(f"no scenario {name!r}")
-    outcome = replay_view(Path(kb_dir) / "scenarios" / rows[0]["file"], kb_dir)["outcomes"][0]
+    outcome = replay_view(Path(kb_dir) / "scenarios" / row["file"], kb_dir)["outcomes"][0]
     # Scenarios may invent cards (占位怪兽) to play a rule out: only real ones are linked.
     names = list((outcome.get("state") or {}).get("cards", {}))
-    known = {
-        r[0] for r in kb.query(f"SELECT name FROM cards WHERE name IN ({','.join('?' * len(names))})", names)
-    }
+    known = cards.known_cards(kb, names)
     return {
-        "name": rows[0]["name"],
+        "name": row["name"],
         **outcome,
-        "file": f"kb/scenarios/{rows[0]['file']}",
+        "file": f"kb/scenarios/{row['file']}",
         "known_cards": [name for name in names if name in known],
     }

@@ -7,11 +7,12 @@ from ocgkb.query.filters import Filters
 from ocgkb.query.plan import plan_query
 from ocgkb.query.ranking import search
 from ocgkb.store.database import KnowledgeBase
+from ocgkb.store.schema import DEFAULT_HITS
 
-MOST_HITS = 40  # what a search ranks at most
 
-
-def search_view(kb: KnowledgeBase, query: str, filters: Filters | None = None, limit: int = 10) -> dict:
+def search_view(
+    kb: KnowledgeBase, query: str, filters: Filters | None = None, limit: int = DEFAULT_HITS
+) -> dict:
     """`{"query", "plan", "hits", "nothing_fits", "message", "notes"}`: the question
     planned once, its ranked hits, and whether any of them answers it (when none
     does, `message` says so and every hit is `weak`: the nearest passages)."""

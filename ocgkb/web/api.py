@@ -4,15 +4,19 @@ what the error carries besides (an unknown card's nearest names)."""
 
 from __future__ import annotations
 
+from collections.abc import Callable
+from string import Template
+
 from starlette.requests import Request
 from starlette.responses import JSONResponse
 from starlette.routing import Route
 from starlette.schemas import SchemaGenerator
 
-from ocgkb.views.answer import MOST_CLAUSES, answer
-from ocgkb.views.card import MOST_PASSAGES, card_view
+from ocgkb.store import schema
+from ocgkb.views.answer import answer
+from ocgkb.views.card import card_view
 from ocgkb.views.concept import concept_view
-from ocgkb.views.search import MOST_HITS, search_view
+from ocgkb.views.search import search_view
 from ocgkb.views.section import section_view
 from ocgkb.web import params
 
@@ -23,13 +27,32 @@ class JSON(JSONResponse):
     media_type = "application/json"
 
 
+# What the OpenAPI text of an endpoint says of kinds and limits, from the schema.
+SCHEMA_WORDS = {
+    "kinds": ", ".join(schema.PASSAGE_KINDS),
+    "most_hits": schema.MOST_HITS,
+    "default_hits": schema.DEFAULT_HITS,
+    "most_clauses": schema.MOST_CLAUSES,
+    "default_clauses": schema.DEFAULT_CLAUSES,
+    "most_card_passages": schema.MOST_CARD_PASSAGES,
+    "default_card_passages": schema.DEFAULT_CARD_PASSAGES,
+}
+
+
+def documented(endpoint: Callable) -> Callable:
+    """The endpoint with its OpenAPI docstring's $words filled in (SCHEMA_WORDS)."""
+    endpoint.__doc__ = Template(endpoint.__doc__).substitute(SCHEMA_WORDS)
+    return endpoint
+
+
+@documented
 async def api_search(request: Request) -> JSON:
     """
     summary: The passages that best answer a query, ranked (`ocgkb search --json`).
     parameters:
       - {name: q, in: query, required: true, schema: {type: string, maxLength: 300}}
-      - {name: limit, in: query, schema: {type: integer, minimum: 1, maximum: 40, default: 10}}
-      - {name: kind, in: query, schema: {type: string, enum: [clause, subitem, example, ruling, note, paragraph]}}
+      - {name: limit, in: query, schema: {type: integer, minimum: 1, maximum: $most_hits, default: $default_hits}}
+      - {name: kind, in: query, schema: {type: string, enum: [$kinds]}}
       - {name: section, in: query, schema: {type: string}, description: this section and those below it}
       - {name: concept, in: query, schema: {type: string}}
       - {name: card, in: query, schema: {type: string}}
@@ -41,17 +64,20 @@ async def api_search(request: Request) -> JSON:
     """
     kb = request.app.state.kb
     query = params.text(request)
-    view = search_view(kb, query, params.filters(request), params.limit(request, 10, MOST_HITS))
+    view = search_view(
+        kb, query, params.filters(request), params.limit(request, schema.DEFAULT_HITS, schema.MOST_HITS)
+    )
     return JSON(view)
 
 
+@documented
 async def api_ask(request: Request) -> JSON:
     """
     summary: The clauses that settle a question, with examples and rulings (`ocgkb ask --json`).
     parameters:
       - {name: q, in: query, required: true, schema: {type: string, maxLength: 300}}
-      - {name: limit, in: query, schema: {type: integer, minimum: 1, maximum: 10, default: 5}}
-      - {name: kind, in: query, schema: {type: string}}
+      - {name: limit, in: query, schema: {type: integer, minimum: 1, maximum: $most_clauses, default: $default_clauses}}
+      - {name: kind, in: query, schema: {type: string, enum: [$kinds]}}
       - {name: section, in: query, schema: {type: string}}
       - {name: concept, in: query, schema: {type: string}}
       - {name: card, in: query, schema: {type: string}}
@@ -63,15 +89,23 @@ async def api_ask(request: Request) -> JSON:
     """
     kb = request.app.state.kb
     query = params.text(request)
-    return JSON(answer(kb, query, params.filters(request), params.limit(request, 5, MOST_CLAUSES)))
+    return JSON(
+        answer(
+            kb,
+            query,
+            params.filters(request),
+            params.limit(request, schema.DEFAULT_CLAUSES, schema.MOST_CLAUSES),
+        )
+    )
 
 
+@documented
 async def api_card(request: Request) -> JSON:
     """
     summary: The card a name means, in any form, and the passages that mention it (`ocgkb card --json`).
     parameters:
       - {name: q, in: query, required: true, schema: {type: string, maxLength: 300}}
-      - {name: limit, in: query, schema: {type: integer, minimum: 1, maximum: 200, default: 20}}
+      - {name: limit, in: query, schema: {type: integer, minimum: 1, maximum: $most_card_passages, default: $default_card_passages}}
     responses:
       200: {description: '{"query", "matches", "rulings"}'}
       404: {description: 'no card is close: {"error", "query", "matches": [], "suggestions"}'}
@@ -79,7 +113,8 @@ async def api_card(request: Request) -> JSON:
     """
     kb = request.app.state.kb
     query = params.text(request)
-    return JSON(card_view(kb, query, params.limit(request, 20, MOST_PASSAGES)))
+    limit = params.limit(request, schema.DEFAULT_CARD_PASSAGES, schema.MOST_CARD_PASSAGES)
+    return JSON(card_view(kb, query, limit))
 
 
 async def api_section(request: Request) -> JSON:

@@ -6,8 +6,8 @@ from __future__ import annotations
 from starlette.requests import Request
 
 from ocgkb import OcgkbError
-from ocgkb.query.filters import PASSAGE_KINDS, DateError, Filters, parse_date
-from ocgkb.query.plan import MAX_QUERY
+from ocgkb.query.filters import DateError, Filters, parse_date
+from ocgkb.store.schema import MAX_QUERY, PASSAGE_KINDS
 
 FILTERS = ("kind", "section", "concept", "card", "since", "until")
 

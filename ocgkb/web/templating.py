@@ -9,7 +9,8 @@ from markupsafe import Markup, escape
 from starlette.requests import Request
 from starlette.templating import Jinja2Templates
 
-from ocgkb.display import KIND_NAMES, marked
+from ocgkb.display import marked
+from ocgkb.store.schema import KIND_NAMES
 
 KIND_LABEL = {kind: zh for kind, (zh, _) in KIND_NAMES.items()}
 
