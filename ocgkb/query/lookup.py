@@ -9,7 +9,7 @@ from dataclasses import dataclass
 
 from ocgkb import NotFound, OcgkbError
 from ocgkb.store import card_names as stored_cards
-from ocgkb.store.curated import concept_labels, concept_row
+from ocgkb.store.concepts import concept_labels, concept_row
 from ocgkb.store.database import KnowledgeBase
 from ocgkb.text.name_forms import bare_form, latin_form, loose_form, name_grams
 

@@ -10,14 +10,14 @@ game vocabulary, as whole words); the concepts it names
 from __future__ import annotations
 
 import re
-from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import TypeVar
 
 from ocgkb import OcgkbError
 from ocgkb.query.named_cards import ENGLISH_WORDS, NamedCard, named_cards
 from ocgkb.sources.ontology import Ontology
-from ocgkb.store.curated import stored_ontology, stored_word_lists
+from ocgkb.store import concepts
+from ocgkb.store.curated import stored_word_lists
 from ocgkb.store.database import KnowledgeBase
 from ocgkb.store.schema import MAX_QUERY
 from ocgkb.text.glossary import Glossary
@@ -179,24 +179,14 @@ def _as_words(kb: KnowledgeBase, terms: list[str], known: list[str]) -> list[str
 
 def ontology_of(kb: KnowledgeBase) -> Ontology:
     """The concepts of a built knowledge base, read once per open knowledge base."""
-    return _kept(kb, "ontology", stored_ontology)
+    return concepts.ontology(kb)
 
 
 def word_lists(kb: KnowledgeBase) -> dict:
     """The lists a question is read with: synonyms (longest first), ignored words,
-    the English glossary, slang verbs and topics the texts never cover."""
-    return _kept(kb, "word_lists", _read_word_lists)
-
-
-def _kept(kb: KnowledgeBase, key: str, read: Callable[[KnowledgeBase], T]) -> T:
-    """What `read` makes of this knowledge base, made once and kept on it: a built
-    file never changes under an open one, and a rebuild is opened anew (a server
-    reopens it), so nothing is kept past the build it was read from. (A plain
-    dict on the instance: the one place to change for a cache the store offers.)"""
-    kept = vars(kb).setdefault("_query_kept", {})
-    if key not in kept:
-        kept[key] = read(kb)
-    return kept[key]
+    the English glossary, slang verbs and topics the texts never cover; read once
+    per open knowledge base."""
+    return kb.memo("query.word_lists", lambda: _read_word_lists(kb))
 
 
 def _read_word_lists(kb: KnowledgeBase) -> dict:

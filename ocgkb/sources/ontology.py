@@ -194,18 +194,6 @@ class Ontology:
             return cls(concepts, normalize, forms, keys, not_in)
         return cls(concepts, normalize)
 
-    @classmethod
-    def from_stored(cls, query, normalize: Normalizer) -> Ontology:
-        """The ontology of a built knowledge base: a copy of the read in
-        `ocgkb.store.concepts.ontology(kb)`, kept for query/plan.py until it calls
-        that instead. Remove it then: the sources hold no SQL."""
-        import json
-
-        fields = ("en", "zh", "aliases", "forms", "keys", "not_in")
-        pairs = ", ".join(f"'{f}', json(coalesce({f}, 'null'))" for f in fields)
-        sql = f"SELECT json_group_array(json_object('id', id, {pairs})) FROM (SELECT * FROM concepts ORDER BY id)"
-        return cls.from_rows(json.loads(query(sql)[0][0] or "[]"), normalize)
-
 
 # A quotation of card text: 『』 holding a sentence (short ones name a rule: 『失去基本分』).
 _QUOTED_CARD_TEXT = re.compile(r"『[^『』]{12,}』")

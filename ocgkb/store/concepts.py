@@ -150,3 +150,14 @@ def _read_ontology(kb: KnowledgeBase) -> Ontology:
     pairs = ", ".join(f"'{f}', json(coalesce({f}, 'null'))" for f in fields)
     sql = f"SELECT json_group_array(json_object('id', id, {pairs})) FROM (SELECT * FROM concepts ORDER BY id)"
     return Ontology.from_rows(json.loads(kb.query(sql)[0][0] or "[]"), kb.normalize)
+
+
+def concept_row(kb: KnowledgeBase, concept_id: str) -> dict:
+    """Every stored column of one concept."""
+    return dict(kb.query("SELECT * FROM concepts WHERE id = ?", (concept_id,))[0])
+
+
+def concept_labels(kb: KnowledgeBase) -> dict[str, str]:
+    """Each concept's id with its English and Chinese names, by id."""
+    rows = kb.query("SELECT id, name_en, name_zh FROM concepts ORDER BY id")
+    return {row["id"]: f"{row['id']} {row['name_en']} {row['name_zh']}" for row in rows}
