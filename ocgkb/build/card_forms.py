@@ -13,9 +13,9 @@ from __future__ import annotations
 
 import contextlib
 import hashlib
+import importlib.util
 import json
 import os
-from importlib import metadata
 from pathlib import Path
 
 from ocgkb import paths
@@ -108,7 +108,11 @@ def _is_words(value: object) -> bool:
 
 
 def _key() -> str:
-    """What the forms depend on besides the names: pypinyin and the forming code."""
-    code = [Path(module).read_bytes() for module in (__file__, name_forms.__file__)]
-    parts = [FORMAT, metadata.version("pypinyin"), *(hashlib.sha256(c).hexdigest() for c in code)]
+    """What the forms depend on besides the names: pypinyin (its __init__, which
+    holds its version, read without the import this file saves) and the forming code."""
+    pypinyin = importlib.util.find_spec("pypinyin")
+    if pypinyin is None or pypinyin.origin is None:
+        raise ImportError("pypinyin is not installed")
+    files = (pypinyin.origin, __file__, name_forms.__file__)
+    parts = [FORMAT, *(hashlib.sha256(Path(f).read_bytes()).hexdigest() for f in files)]
     return hashlib.sha256(json.dumps(parts).encode()).hexdigest()[:24]
