@@ -198,10 +198,11 @@ def _write_cards(db: sqlite_utils.Database, built: Built) -> None:
             for gram in name_grams(form):
                 forms_of[gram].append(form_id)
     # In key order: appending to the index is 5× faster than inserting at random;
-    # sorting the few thousand grams, not the 400k pairs, saves a second.
+    # sorting the 11k grams, not the 400k pairs, saves a second, and one JSON list
+    # of ids a gram, unpacked by SQLite, half the time of binding each pair.
     db.conn.executemany(
-        "INSERT INTO card_grams VALUES (?, ?)",
-        ((gram, form_id) for gram in sorted(forms_of) for form_id in forms_of[gram]),
+        "INSERT INTO card_grams SELECT ?, value FROM json_each(?)",
+        ((gram, json.dumps(forms_of[gram])) for gram in sorted(forms_of)),
     )
     # Every Chinese character's reading, so a query can be compared by sound
     # (电器尾龙 → 电气尾龙) without loading pypinyin in the query process.
