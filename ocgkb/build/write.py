@@ -482,8 +482,10 @@ def _card_name_rows(cards: list[dict], index: CardIndex, forms: RememberedCardFo
             ("zh_official", card.get("name_zh_official")),
             ("zh", name),
         ]
+        read: set[str] = set()  # a name written twice is this card's already: read once
         for how, text in chinese:
-            if text:
+            if text and text not in read:
+                read.add(text)
                 yield row(index.loose(text), name, how)
                 syllables = pinyin(bare_form(index.search_form(text)), phrases=card["mentions"] > 0)
                 yield row("".join(syllables), name, "pinyin")
