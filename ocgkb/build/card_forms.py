@@ -1,12 +1,14 @@
 """The pinyin of card names, remembered between builds.
 
-Reading 14k card names aloud costs a build about a second, most of it loading
-pypinyin, and the readings depend only on the names and on pypinyin, never on
-the rule texts. So a build keeps them in a file under `paths.parts_dir()` named
-by the hash of pypinyin's version and the code that forms them, and the next
-build reads them back: pypinyin is not even imported. Each phrase is remembered
-by its own text, so a changed card file reads only its new names; the file holds
-only the latest build's, and a damaged or foreign one is ignored, never trusted.
+Reading 14k card names aloud costs a build about half a CPU-second, most of it
+loading pypinyin and its phrases, and the readings depend only on the names and
+on pypinyin, never on the rule texts (a worker process would spend the same
+CPU-seconds and more, only in parallel). So a build keeps them in a file under
+`paths.parts_dir()` named by the hash of pypinyin's version and the code that
+forms them, and the next build reads them back: pypinyin is not even imported.
+Each phrase is remembered by its own text, so a changed card file reads only its
+new names; the file holds only the latest build's, and a damaged or foreign one
+is ignored, never trusted.
 """
 
 from __future__ import annotations
@@ -16,6 +18,7 @@ import hashlib
 import importlib.util
 import json
 import os
+import unicodedata
 from pathlib import Path
 
 from ocgkb import paths
@@ -28,8 +31,6 @@ FORMAT = 1
 def char_readings() -> dict[str, str]:
     """Every Chinese character's first reading, toneless, ü as v: what a query is
     compared by sound with (电器尾龙 → 电气尾龙) without loading pypinyin."""
-    import unicodedata
-
     from pypinyin.pinyin_dict import pinyin_dict
 
     readings = {}
@@ -109,10 +110,15 @@ def _is_words(value: object) -> bool:
 
 def _key() -> str:
     """What the forms depend on besides the names: pypinyin (its __init__, which
-    holds its version, read without the import this file saves) and the forming code."""
+    holds its version, read without the import this file saves), the Unicode
+    tables that strip its tone marks and the forming code."""
     pypinyin = importlib.util.find_spec("pypinyin")
     if pypinyin is None or pypinyin.origin is None:
         raise ImportError("pypinyin is not installed")
     files = (pypinyin.origin, __file__, name_forms.__file__)
-    parts = [FORMAT, *(hashlib.sha256(Path(f).read_bytes()).hexdigest() for f in files)]
+    parts = [
+        FORMAT,
+        unicodedata.unidata_version,
+        *(hashlib.sha256(Path(f).read_bytes()).hexdigest() for f in files),
+    ]
     return hashlib.sha256(json.dumps(parts).encode()).hexdigest()[:24]
