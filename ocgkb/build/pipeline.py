@@ -478,14 +478,13 @@ def _near_duplicates(
     for a, body in enumerate(bodies):
         if len(body) < 16 or passages[order[a]].id in dup_of:
             continue
-        for _, _, b in process.extract(body, bodies, scorer=fuzz.ratio, score_cutoff=96, limit=None):
+        # Only the passages after this one may be its twins: comparing with the
+        # others would be half of the work for nothing.
+        later = bodies[a + 1 :]
+        for _, _, offset in process.extract(body, later, scorer=fuzz.ratio, score_cutoff=96, limit=None):
+            b = a + 1 + offset
             twin = passages[order[b]]
-            if (
-                b > a
-                and len(bodies[b]) >= 16
-                and twin.doc != passages[order[a]].doc
-                and twin.id not in dup_of
-            ):
+            if len(bodies[b]) >= 16 and twin.doc != passages[order[a]].doc and twin.id not in dup_of:
                 dup_of[passages[order[b]].id] = passages[order[a]].id
     return dup_of
 

@@ -35,10 +35,9 @@ class RememberedSegmenter:
         self.reused = 0
 
     def _key(self) -> str:
-        import jieba
-
-        code = Path(tokenize.__file__).read_bytes()
-        parts = [FORMAT, jieba.__version__, hashlib.sha256(code).hexdigest(), self._segmenter.extra_words]
+        # jieba's own __init__ (its version and its cutting code), read, not imported.
+        code = [Path(tokenize.__file__).read_bytes(), (tokenize.jieba_folder() / "__init__.py").read_bytes()]
+        parts = [FORMAT, *(hashlib.sha256(c).hexdigest() for c in code), self._segmenter.extra_words]
         return hashlib.sha256(json.dumps(parts, ensure_ascii=False).encode()).hexdigest()[:24]
 
     def _load(self) -> dict[str, list[str]]:

@@ -4,11 +4,12 @@ produced (`Built`), one function per group of tables."""
 from __future__ import annotations
 
 import json
-from collections import Counter
+from collections import Counter, defaultdict
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING
 
+from ocgkb.build.card_forms import RememberedCardForms
 from ocgkb.build.card_index import CardIndex
 from ocgkb.build.mentions import CardMentions
 from ocgkb.sources import manifest as sources
@@ -173,19 +174,30 @@ def _write_cards(db: sqlite_utils.Database, built: Built) -> None:
     )
     _index(db, "cards")
     # 100k rows: a plain executemany, without sqlite-utils' per-value type checks.
+    forms = RememberedCardForms()
     db.conn.executemany(
         "INSERT INTO card_names (form, card, how) VALUES (:form, :card, :how)",
-        filter(None, _card_name_rows(cards, index)),
+        filter(None, _card_name_rows(cards, index, forms)),
     )
     _index(db, "card_names")
-    grams = sorted(  # in key order: appending to the index is 5× faster than inserting at random
-        (gram, form_id)
-        for form_id, form, how in db.conn.execute("SELECT id, form, how FROM card_names").fetchall()
-        if how not in ("initials", "pinyin", "kana")  # found whole: a typo there is rare
-        for gram in name_grams(form)
+    # Which name forms hold each character (each letter triple for Latin forms):
+    # a typo search reads only the forms that share enough of the query's.
+    forms_of: dict[str, list[int]] = defaultdict(list)  # gram → its form ids, ascending
+    for form_id, form, how in db.conn.execute("SELECT id, form, how FROM card_names ORDER BY id"):
+        if how not in ("initials", "pinyin", "kana"):  # found whole: a typo there is rare
+            for gram in name_grams(form):
+                forms_of[gram].append(form_id)
+    # In key order: appending to the index is 5× faster than inserting at random;
+    # sorting the 11k grams, not the 400k pairs, saves a second, and one JSON list
+    # of ids a gram, unpacked by SQLite, half the time of binding each pair.
+    db.conn.executemany(
+        "INSERT INTO card_grams SELECT ?, value FROM json_each(?)",
+        ((gram, json.dumps(forms_of[gram])) for gram in sorted(forms_of)),
     )
-    db.conn.executemany("INSERT INTO card_grams VALUES (?, ?)", grams)
-    db["char_pinyin"].insert_all(_char_pinyin_rows())
+    # Every Chinese character's reading, so a query can be compared by sound
+    # (电器尾龙 → 电气尾龙) without loading pypinyin in the query process.
+    db["char_pinyin"].insert_all({"char": c, "pinyin": p} for c, p in forms.readings().items())
+    forms.save()
 
 
 # The name forms a question is scanned for whole (ocgkb.query.named_cards).
@@ -376,15 +388,13 @@ def _card_row(name: str, fact, mentions: int, names: CardMentions, index: CardIn
     return row
 
 
-def _card_name_rows(cards: list[dict], index: CardIndex):
+def _card_name_rows(cards: list[dict], index: CardIndex, forms: RememberedCardForms):
     """Every form a person may type a card's name in, precomputed: the Chinese
     names (the texts', ygopro's, the official one), English, Japanese and its kana
     reading, pinyin and initials of the Chinese names, and players' nicknames."""
-    from pypinyin import Style, lazy_pinyin
-
     # Cards the texts name get pypinyin's phrase-aware reading (重骑士 zhong);
     # the other 14k the first reading of each character, which is 30× faster.
-    reading = {row["char"]: row["pinyin"] for row in _char_pinyin_rows()}
+    reading = forms.readings()
     by_password = {row["password"]: row["name"] for row in cards if row["password"] is not None}
     seen: set[tuple[str, str]] = set()
 
@@ -396,7 +406,7 @@ def _card_name_rows(cards: list[dict], index: CardIndex):
 
     def pinyin(text: str, phrases: bool) -> list[str]:
         if phrases:
-            return [s for s in map(latin_form, lazy_pinyin(text, style=Style.NORMAL, errors="default")) if s]
+            return forms.syllables(text)
         return [s for s in (reading.get(ch) or latin_form(ch) for ch in text) if s]
 
     for card in cards:
@@ -406,8 +416,10 @@ def _card_name_rows(cards: list[dict], index: CardIndex):
             ("zh_official", card.get("name_zh_official")),
             ("zh", name),
         ]
+        read: set[str] = set()  # a name written twice is this card's already: read once
         for how, text in chinese:
-            if text:
+            if text and text not in read:
+                read.add(text)
                 yield row(index.loose(text), name, how)
                 syllables = pinyin(bare_form(index.search_form(text)), phrases=card["mentions"] > 0)
                 yield row("".join(syllables), name, "pinyin")
@@ -441,17 +453,3 @@ def refresh_term_counts(conn) -> None:
     conn.execute("DROP TABLE IF EXISTS term_counts")
     conn.execute(create_table("term_counts"))
     conn.execute("INSERT INTO term_counts SELECT term, doc FROM passage_terms")
-
-
-def _char_pinyin_rows():
-    """Every Chinese character's toneless reading, so a query can be compared by
-    sound (电器尾龙 → 电气尾龙) without loading pypinyin in the query process."""
-    import unicodedata
-
-    from pypinyin.pinyin_dict import pinyin_dict
-
-    for code in sorted(pinyin_dict):
-        if 0x3400 <= code <= 0x9FFF:
-            reading = pinyin_dict[code].split(",")[0]
-            plain = "".join(c for c in unicodedata.normalize("NFD", reading) if not unicodedata.combining(c))
-            yield {"char": chr(code), "pinyin": plain.replace("ü", "v").lower()}

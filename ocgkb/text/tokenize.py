@@ -16,6 +16,7 @@ import functools
 import math
 import re
 from collections.abc import Callable, Iterable, Mapping
+from pathlib import Path
 
 LATIN_WORD = re.compile(r"[a-z0-9]+(?:[.'][a-z0-9]+)*")
 MAX_WORD = 12
@@ -139,15 +140,24 @@ class Segmenter:
 def common_words() -> dict[str, int]:
     """The words of jieba's general dictionary with their frequencies (build time
     only): how much general Chinese uses a word, beside how much the texts do."""
-    import jieba
-
     words = {}
-    with jieba.get_dict_file() as handle:
-        for line in handle.read().decode("utf-8").splitlines():
-            word, _, rest = line.partition(" ")
-            if word:
-                words[word] = int(rest.split(" ", 1)[0] or 0)
+    for line in (jieba_folder() / "dict.txt").read_text(encoding="utf-8").splitlines():
+        word, _, rest = line.partition(" ")
+        if word:
+            words[word] = int(rest.split(" ", 1)[0] or 0)
     return words
+
+
+def jieba_folder() -> Path:
+    """Where jieba's code and default dictionary are, found without importing it:
+    the import costs 0.3 s (jieba loads pkg_resources), and a build whose
+    segmentation is remembered (build/segments.py) cuts nothing with it."""
+    import importlib.util
+
+    spec = importlib.util.find_spec("jieba")
+    if spec is None or not spec.submodule_search_locations:
+        raise ImportError("jieba is not installed")
+    return Path(spec.submodule_search_locations[0])
 
 
 def query_words(text: str, vocabulary: Mapping[str, int], total: int | None = None) -> list[str]:
