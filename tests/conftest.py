@@ -21,7 +21,7 @@ from ocgkb.store.database import KnowledgeBase
 ROOT = Path(__file__).resolve().parent.parent
 DATA = ROOT / "rulings_data"
 KB = ROOT / "kb"
-# A few hand-written lines in each document's format, eight cards, two lists; the real kb/.
+# A few hand-written lines in each document's format, ten cards (an archetype among them), two lists; the real kb/.
 SMALL = ROOT / "tests" / "fixtures" / "small" / "rulings_data"
 
 
