@@ -185,3 +185,26 @@ def test_a_knowledge_base_is_current_without_hashing_while_no_input_is_touched(
     assert is_current(db, corpus_copy, KB)
     source.write_text(source.read_text(encoding="utf-8") + "\n新的一行。\n", encoding="utf-8")
     assert not is_current(db, corpus_copy, KB)
+
+
+def test_the_small_corpus_has_what_the_fault_tests_rely_on(small_kb, kb_path):
+    """tests/fixtures/small/ stands in for the real corpus in the tests of building and
+    faults: every kind of passage, the sections and cards they query, an archetype
+    (without one no archetypes table is written), both lists, and the real one's tables."""
+    from ocgkb.sources.model import KINDS
+
+    def tables(path):
+        with sqlite3.connect(path) as conn:
+            return {name for (name,) in conn.execute("SELECT name FROM sqlite_master WHERE type = 'table'")}
+
+    small = KnowledgeBase(small_kb)
+    kinds = {kind for (kind,) in small.query("SELECT DISTINCT kind FROM passages")}
+    assert kinds == set(KINDS)
+    assert (
+        small.query("SELECT count(*) FROM sections WHERE number IN ('4', '4.2', '4.2.2', '6.3')")[0][0] == 4
+    )
+    assert small.query("SELECT count(*) FROM archetypes")[0][0] == 1
+    assert small.query("SELECT count(*) FROM limit_lists")[0][0] == 2
+    cards = {name for (name,) in small.query("SELECT DISTINCT card FROM passage_cards")}
+    assert {"增殖的G", "黑洞"} <= cards
+    assert tables(small_kb) == tables(kb_path)
