@@ -178,6 +178,7 @@ def damaged_copy(small_kb: Path, tmp_path: Path) -> Path:
 
 
 def test_a_query_that_meets_damage_rebuilds_once_and_answers(kb_path, tmp_path, monkeypatch):
+    """On the real corpus: the one rebuild for damage that builds the real texts."""
     db = tmp_path / "kb.sqlite"
     shutil.copy(kb_path, db)
     calls = {"n": 0}

@@ -361,6 +361,7 @@ def test_a_new_build_renamed_in_is_picked_up_and_a_bad_one_is_not(kb_copy, tmp_p
 
 
 def test_a_truncated_knowledge_base_answers_503_then_is_rebuilt(kb_copy, tmp_path):
+    """On the real corpus: the server's rebuild of the real texts, timed."""
     with serving(kb_copy, tmp_path) as server:
         with open(kb_copy, "r+b") as out:
             out.truncate(kb_copy.stat().st_size // 3)
