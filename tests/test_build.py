@@ -22,7 +22,7 @@ def content(path):
 
 
 def test_two_builds_of_the_same_input_have_the_same_content(kb_path, tmp_path):
-    """On the real corpus: the one full rebuild of it besides the session's."""
+    """On the real corpus: a second full build of it gives the same bytes."""
     again = tmp_path / "again.sqlite"
     build(again, DATA, KB)
     assert content(again) == content(kb_path)
