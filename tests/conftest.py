@@ -1,5 +1,7 @@
 """One knowledge base built from the real rulings_data/ per test session, and a
-CLI runner pointed at it."""
+CLI runner pointed at it; and a small corpus (tests/fixtures/small/) for the tests
+of building, rebuilding and faults, which need a build of their own but not the
+real texts: it builds in about 1.5 CPU-seconds, the real corpus in about 10."""
 
 from __future__ import annotations
 
@@ -19,6 +21,9 @@ from ocgkb.store.database import KnowledgeBase
 ROOT = Path(__file__).resolve().parent.parent
 DATA = ROOT / "rulings_data"
 KB = ROOT / "kb"
+# A few lines written for the tests in each document's format, ten cards (an archetype
+# among them) and two lists; built with the real kb/.
+SMALL = ROOT / "tests" / "fixtures" / "small" / "rulings_data"
 
 
 @pytest.fixture(scope="session", autouse=True)
@@ -90,6 +95,30 @@ def corpus_copy(tmp_path) -> Path:
     """A writable copy of rulings_data/ for tests that damage a source."""
     target = tmp_path / "rulings_data"
     shutil.copytree(DATA, target)
+    return target
+
+
+@pytest.fixture(scope="session")
+def small_kb(tmp_path_factory) -> Path:
+    """The small corpus built once per session (with the real kb/): copy it before damaging it."""
+    path = tmp_path_factory.mktemp("small-kb") / "ocgkb.sqlite"
+    build(path, SMALL, KB)
+    return path
+
+
+@pytest.fixture
+def small_kb_copy(small_kb, tmp_path) -> Path:
+    """A copy of the small knowledge base that a test may damage or replace."""
+    target = tmp_path / "kb.sqlite"
+    shutil.copyfile(small_kb, target)
+    return target
+
+
+@pytest.fixture
+def small_corpus_copy(tmp_path) -> Path:
+    """A writable copy of the small corpus for tests that damage or change a source."""
+    target = tmp_path / "rulings_data"
+    shutil.copytree(SMALL, target)
     return target
 
 

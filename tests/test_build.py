@@ -1,5 +1,6 @@
 """Building: atomic, repeatable, rebuilt when a source changes, clean errors."""
 
+import shutil
 import sqlite3
 
 import pytest
@@ -11,7 +12,7 @@ from ocgkb.build.pipeline import build
 from ocgkb.cli.main import main
 from ocgkb.store.door import KnowledgeBase, is_current, open_kb
 
-from conftest import DATA, KB, passage_at
+from conftest import DATA, KB, SMALL, passage_at
 
 
 def content(path):
@@ -21,6 +22,7 @@ def content(path):
 
 
 def test_two_builds_of_the_same_input_have_the_same_content(kb_path, tmp_path):
+    """On the real corpus: a second full build of it gives the same bytes."""
     again = tmp_path / "again.sqlite"
     build(again, DATA, KB)
     assert content(again) == content(kb_path)
@@ -54,10 +56,10 @@ def test_the_report_counts_what_was_built(kb):
     assert report["duplicates"] and report["damaged"] and report["unresolved"]
 
 
-def test_an_interrupted_build_leaves_the_previous_knowledge_base_usable(tmp_path, monkeypatch):
-    db = tmp_path / "kb.sqlite"
-    build(db, DATA, KB)
+def test_an_interrupted_build_leaves_the_previous_knowledge_base_usable(small_kb_copy, tmp_path, monkeypatch):
+    db = small_kb_copy
     before = content(db)
+    passages = KnowledgeBase(db).query("SELECT count(*) FROM passages")[0][0]
 
     def interrupted(tmp, built):
         tmp.write_bytes(b"half a database")
@@ -65,15 +67,17 @@ def test_an_interrupted_build_leaves_the_previous_knowledge_base_usable(tmp_path
 
     monkeypatch.setattr(build_module, "write", interrupted)
     with pytest.raises(KeyboardInterrupt):
-        build(db, DATA, KB)
+        build(db, SMALL, KB)
     assert content(db) == before
     assert [p.name for p in tmp_path.iterdir()] == ["kb.sqlite"]  # no half-written file left
-    assert KnowledgeBase(db).query("SELECT count(*) FROM passages")[0][0] > 1000
+    assert KnowledgeBase(db).query("SELECT count(*) FROM passages")[0][0] == passages > 40
 
 
-def test_a_changed_source_triggers_a_rebuild(tmp_path, corpus_copy):
+def test_a_changed_source_triggers_a_rebuild(kb_path, tmp_path, corpus_copy):
+    """On the real corpus: the session's build is current for an unchanged copy (the
+    fingerprint hashes the files' names and bytes, not where they are)."""
     db = tmp_path / "kb.sqlite"
-    open_kb(db, corpus_copy, KB)
+    shutil.copyfile(kb_path, db)
     assert is_current(db, corpus_copy, KB)
     target = next(corpus_copy.glob("004_*.txt"))
     target.write_text(target.read_text(encoding="utf-8") + "\n新的一段文字。\n", encoding="utf-8")
@@ -90,9 +94,10 @@ def test_a_changed_source_triggers_a_rebuild(tmp_path, corpus_copy):
         (lambda p: p.write_bytes(b"\xff\xfe\x00bad"), "source file is not UTF-8"),
     ],
 )
-def test_a_bad_source_is_a_one_line_error_and_keeps_the_old_build(tmp_path, corpus_copy, damage, message):
-    db = tmp_path / "kb.sqlite"
-    build(db, corpus_copy, KB)
+def test_a_bad_source_is_a_one_line_error_and_keeps_the_old_build(
+    small_kb_copy, small_corpus_copy, damage, message
+):
+    db, corpus_copy = small_kb_copy, small_corpus_copy
     before = content(db)
     bad = next(corpus_copy.glob("002_*.txt"))
     damage(bad)
@@ -111,10 +116,10 @@ def test_a_bad_source_is_a_one_line_error_and_keeps_the_old_build(tmp_path, corp
     assert asked.exit_code == 0 and "using the stale knowledge base built before" in asked.stderr
 
 
-def test_no_build_and_a_bad_source_is_a_clean_error(tmp_path, corpus_copy):
-    next(corpus_copy.glob("000_*.txt")).unlink()
+def test_no_build_and_a_bad_source_is_a_clean_error(tmp_path, small_corpus_copy):
+    next(small_corpus_copy.glob("000_*.txt")).unlink()
     result = CliRunner().invoke(
-        main, ["--db", str(tmp_path / "kb.sqlite"), "--data-dir", str(corpus_copy), "ask", "卷回"]
+        main, ["--db", str(tmp_path / "kb.sqlite"), "--data-dir", str(small_corpus_copy), "ask", "卷回"]
     )
     assert (
         result.exit_code == 1 and "source file missing" in result.output and "Traceback" not in result.output
@@ -129,7 +134,10 @@ def test_a_missing_manifest_is_a_clean_error(tmp_path):
 def test_an_unwritable_knowledge_base_path_is_a_clean_error(tmp_path):
     blocker = tmp_path / "file"
     blocker.write_text("not a folder")
-    result = CliRunner().invoke(main, ["--db", str(blocker / "kb.sqlite"), "ask", "卷回"])
+    # Nothing is built there yet: the small corpus, so that the build found out in vain is short.
+    result = CliRunner().invoke(
+        main, ["--db", str(blocker / "kb.sqlite"), "--data-dir", str(SMALL), "ask", "卷回"]
+    )
     assert result.exit_code == 1 and "cannot write the knowledge base" in result.output
     assert "Traceback" not in result.output
 
@@ -180,7 +188,7 @@ def test_the_twin_rule_on_hand_made_passages():
 
 
 def test_a_knowledge_base_is_current_without_hashing_while_no_input_is_touched(
-    tmp_path, corpus_copy, monkeypatch
+    tmp_path, small_corpus_copy, monkeypatch
 ):
     """Every command checks that the store is current: by the files' sizes and times
     while none is touched, by their bytes once one is, and a change is still seen."""
@@ -188,7 +196,7 @@ def test_a_knowledge_base_is_current_without_hashing_while_no_input_is_touched(
 
     from ocgkb.sources import manifest
 
-    db = tmp_path / "kb.sqlite"
+    db, corpus_copy = tmp_path / "kb.sqlite", small_corpus_copy
     open_kb(db, corpus_copy, KB)
     real = manifest.fingerprint
     monkeypatch.setattr(manifest, "fingerprint", lambda *a: pytest.fail("hashed although nothing changed"))
@@ -199,3 +207,26 @@ def test_a_knowledge_base_is_current_without_hashing_while_no_input_is_touched(
     assert is_current(db, corpus_copy, KB)
     source.write_text(source.read_text(encoding="utf-8") + "\n新的一行。\n", encoding="utf-8")
     assert not is_current(db, corpus_copy, KB)
+
+
+def test_the_small_corpus_has_what_the_fault_tests_rely_on(small_kb, kb_path):
+    """tests/fixtures/small/ stands in for the real corpus in the tests of building and
+    faults: every kind of passage, the sections and cards they query, an archetype
+    (without one no archetypes table is written), both lists, and the real one's tables."""
+    from ocgkb.sources.model import KINDS
+
+    def tables(path):
+        with sqlite3.connect(path) as conn:
+            return {name for (name,) in conn.execute("SELECT name FROM sqlite_master WHERE type = 'table'")}
+
+    small = KnowledgeBase(small_kb)
+    kinds = {kind for (kind,) in small.query("SELECT DISTINCT kind FROM passages")}
+    assert kinds == set(KINDS)
+    assert (
+        small.query("SELECT count(*) FROM sections WHERE number IN ('4', '4.2', '4.2.2', '6.3')")[0][0] == 4
+    )
+    assert small.query("SELECT count(*) FROM archetypes")[0][0] == 1
+    assert small.query("SELECT count(*) FROM limit_lists")[0][0] == 2
+    cards = {name for (name,) in small.query("SELECT DISTINCT card FROM passage_cards")}
+    assert {"增殖的G", "黑洞"} <= cards
+    assert tables(small_kb) == tables(kb_path)

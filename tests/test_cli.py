@@ -6,8 +6,9 @@ import pytest
 from click.testing import CliRunner
 
 from ocgkb.cli.main import main
+from ocgkb.cli.render import render_report
 
-from conftest import ROOT
+from conftest import ROOT, SMALL
 
 HIT_FIELDS = {
     "id",
@@ -33,15 +34,20 @@ def test_every_command_has_help_and_is_in_the_readme():
         assert result.exit_code == 0 and "Usage:" in result.output
 
 
-def test_build_prints_its_report(tmp_path):
-    result = CliRunner().invoke(main, ["--db", str(tmp_path / "kb.sqlite"), "build"])
+def test_build_prints_its_report(tmp_path, build_report):
+    """`build` of the small corpus, which has the faults a report lists (a section
+    twice, a repaired character, an open quote); the real build's report renders
+    the same way (its counts: tests/test_build.py)."""
+    build = ["--db", str(tmp_path / "kb.sqlite"), "--data-dir", str(SMALL), "build"]
+    result = CliRunner().invoke(main, build)
     assert result.exit_code == 0, result.output
     assert "Duplicates dropped" in result.output and "section 6" in result.output
     assert "Unresolved references" in result.output and "Damaged text" in result.output
-    report = json.loads(
-        CliRunner().invoke(main, ["--db", str(tmp_path / "kb.sqlite"), "build", "--json"]).stdout
-    )
-    assert report["counts"]["sections"] == 123
+    report = json.loads(CliRunner().invoke(main, [*build, "--json"]).stdout)
+    assert report["counts"]["sections"] == 18  # 1 … 6.3 of tests/fixtures/small/
+    real = render_report(build_report)
+    assert f"Built {build_report['db_path']}" in real and "section 6" in real
+    assert "Unresolved references" in real and "Damaged text" in real
 
 
 def test_search_json_contract(cli_json):

@@ -40,6 +40,13 @@ def ocgkb(*args: str, home: Path, db: Path | str | None = None, env: dict | None
     )
 
 
+def in_process(*args: str, db: Path) -> subprocess.CompletedProcess:
+    """`ocgkb --db DB ARGS` through click's runner, for a refusal that is click's and
+    not the process's (a bad option value): the same exit code and standard error."""
+    result = CliRunner().invoke(main, ["--db", str(db), *args])
+    return subprocess.CompletedProcess(args, result.exit_code, result.stdout_bytes, result.stderr_bytes)
+
+
 def one_line(result, code: int, words: str) -> str:
     """The process exited `code` with one error line on standard error that says
     `words` (a usage error, exit 2, has click's usage hint above it)."""
@@ -201,8 +208,8 @@ def test_a_sqlite_error_about_the_input_is_one_line_and_no_rebuild(kb_path, monk
         (["card", "x" * 20000], "the query is 20,000 characters long"),
     ],
 )
-def test_absurdly_long_text_is_refused_at_once(kb_path, tmp_path, args, words):
-    result = ocgkb(*args, home=tmp_path, db=kb_path)
+def test_absurdly_long_text_is_refused_at_once(kb_path, args, words):
+    result = in_process(*args, db=kb_path)
     assert "rebuilding" not in one_line(result, 1, words)
 
 
@@ -297,8 +304,8 @@ def test_export_does_not_replace_a_read_only_file(kb_path, tmp_path):
 
 
 @pytest.mark.parametrize("value", ["٣", "1_0", "３", "0x3", "3.0"])
-def test_limit_takes_ascii_digits_only(kb_path, tmp_path, value):
-    one_line(ocgkb("search", "cost", "--limit", value, home=tmp_path, db=kb_path), 2, "digits 0-9")
+def test_limit_takes_ascii_digits_only(kb_path, value):
+    one_line(in_process("search", "cost", "--limit", value, db=kb_path), 2, "digits 0-9")
 
 
 def test_limit_in_ascii_digits_still_works(cli_json):
@@ -316,5 +323,5 @@ def test_limit_in_ascii_digits_still_works(cli_json):
         ),
     ],
 )
-def test_a_date_range_must_make_sense(kb_path, tmp_path, args, words):
-    one_line(ocgkb("search", "cost", *args, home=tmp_path, db=kb_path), 2, words)
+def test_a_date_range_must_make_sense(kb_path, args, words):
+    one_line(in_process("search", "cost", *args, db=kb_path), 2, words)

@@ -24,7 +24,7 @@ from ocgkb.cli.main import main
 from ocgkb.query.plan import plan_query
 from ocgkb.store.door import KnowledgeBase, is_current, open_kb
 
-from conftest import DATA, KB
+from conftest import KB, SMALL
 
 OCGKB = [sys.executable, "-m", "ocgkb"]
 
@@ -76,13 +76,15 @@ def test_bytes_that_are_not_utf8_from_a_real_shell(kb_path):
 
 
 def test_an_unwritable_location_is_one_line_naming_it(tmp_path):
-    one_line_error(run("/proc/ocgkb-test/kb.sqlite", "ask", "cost"), 1, "/proc/ocgkb-test/kb.sqlite")
+    # Nothing is built there yet: the small corpus, so that the build found out in vain is short.
+    result = run("/proc/ocgkb-test/kb.sqlite", "--data-dir", str(SMALL), "ask", "cost")
+    one_line_error(result, 1, "/proc/ocgkb-test/kb.sqlite")
 
 
-def stale_copy(kb_path: Path, tmp_path: Path) -> tuple[Path, Path]:
-    """A built knowledge base and a kb/ folder changed since it was built."""
+def stale_copy(small_kb: Path, tmp_path: Path) -> tuple[Path, Path]:
+    """The small knowledge base and a kb/ folder changed since it was built."""
     db = tmp_path / "kb.sqlite"
-    shutil.copy(kb_path, db)
+    shutil.copy(small_kb, db)
     changed_kb = tmp_path / "kb"
     shutil.copytree(KB, changed_kb)
     with open(changed_kb / "synonyms.yaml", "a", encoding="utf-8") as out:
@@ -90,8 +92,8 @@ def stale_copy(kb_path: Path, tmp_path: Path) -> tuple[Path, Path]:
     return db, changed_kb
 
 
-def test_a_place_that_cannot_be_written_is_not_built_in_vain(kb_path, tmp_path, monkeypatch):
-    db, changed_kb = stale_copy(kb_path, tmp_path)
+def test_a_place_that_cannot_be_written_is_not_built_in_vain(small_kb, tmp_path, monkeypatch):
+    db, changed_kb = stale_copy(small_kb, tmp_path)
     real_open = open
 
     def no_lock_file(file, *args, **kwargs):
@@ -102,22 +104,26 @@ def test_a_place_that_cannot_be_written_is_not_built_in_vain(kb_path, tmp_path, 
     monkeypatch.setattr("builtins.open", no_lock_file)
     monkeypatch.setattr(build_module, "build", lambda *a, **k: pytest.fail("built in vain"))
     result = CliRunner().invoke(
-        main, ["--db", str(db), "--kb-dir", str(changed_kb), "search", "cost", "--json"]
+        main,
+        ["--db", str(db), "--data-dir", str(SMALL), "--kb-dir", str(changed_kb), "search", "cost", "--json"],
     )
     assert result.exit_code == 0 and "stale" in result.stderr
     assert json.loads(result.stdout)["hits"]
 
 
-def test_a_stale_knowledge_base_that_cannot_be_rebuilt_is_used_with_a_warning(kb_path, tmp_path, monkeypatch):
-    db, changed_kb = stale_copy(kb_path, tmp_path)
-    assert not is_current(db, DATA, changed_kb)
+def test_a_stale_knowledge_base_that_cannot_be_rebuilt_is_used_with_a_warning(
+    small_kb, tmp_path, monkeypatch
+):
+    db, changed_kb = stale_copy(small_kb, tmp_path)
+    assert not is_current(db, SMALL, changed_kb)
 
     def cannot_write(tmp, built):
         raise PermissionError(13, "Permission denied")
 
     monkeypatch.setattr(build_module, "write", cannot_write)
     result = CliRunner().invoke(
-        main, ["--db", str(db), "--kb-dir", str(changed_kb), "search", "cost", "--json"]
+        main,
+        ["--db", str(db), "--data-dir", str(SMALL), "--kb-dir", str(changed_kb), "search", "cost", "--json"],
     )
     assert result.exit_code == 0, result.output
     assert "stale" in result.stderr and "Permission denied" in result.stderr
@@ -139,16 +145,16 @@ def test_clean_up_never_hides_the_real_error(tmp_path, monkeypatch):
     monkeypatch.setattr(build_module, "write", cannot_write)
     monkeypatch.setattr(Path, "unlink", unlink)
     with pytest.raises(build_module.BuildError, match="No space left on device"):
-        build(tmp_path / "kb.sqlite", DATA, KB)
+        build(tmp_path / "kb.sqlite", SMALL, KB)
 
 
 @pytest.mark.parametrize("folder", ["a#b", "a?b", "a%20b", "a b"])
-def test_any_path_works_and_opens_nothing_else(kb_path, tmp_path, folder):
+def test_any_path_works_and_opens_nothing_else(small_kb, tmp_path, folder):
     place = tmp_path / folder
     place.mkdir()
-    shutil.copy(kb_path, place / "kb.sqlite")
-    assert is_current(place / "kb.sqlite", DATA, KB)  # read through the escaped URI: no rebuild
-    result = run(place / "kb.sqlite", "search", "cost", "--json")
+    shutil.copy(small_kb, place / "kb.sqlite")
+    assert is_current(place / "kb.sqlite", SMALL, KB)  # read through the escaped URI: no rebuild
+    result = run(place / "kb.sqlite", "--data-dir", str(SMALL), "search", "cost", "--json")
     assert result.exit_code == 0 and json.loads(result.stdout)["hits"]
     assert sorted(p.name for p in tmp_path.iterdir()) == [folder]  # no stray /tmp/a
 
@@ -160,9 +166,10 @@ def test_an_empty_db_option_is_a_usage_error():
 # --- damage --------------------------------------------------------------------------
 
 
-def damaged_copy(kb_path: Path, tmp_path: Path) -> Path:
+def damaged_copy(small_kb: Path, tmp_path: Path) -> Path:
+    """The small knowledge base with garbage written over its middle."""
     db = tmp_path / "kb.sqlite"
-    shutil.copy(kb_path, db)
+    shutil.copy(small_kb, db)
     size = db.stat().st_size
     with open(db, "r+b") as out:
         out.seek(size // 2)
@@ -171,6 +178,7 @@ def damaged_copy(kb_path: Path, tmp_path: Path) -> Path:
 
 
 def test_a_query_that_meets_damage_rebuilds_once_and_answers(kb_path, tmp_path, monkeypatch):
+    """On the real corpus: the one rebuild for damage that builds the real texts."""
     db = tmp_path / "kb.sqlite"
     shutil.copy(kb_path, db)
     calls = {"n": 0}
@@ -193,15 +201,15 @@ def test_a_query_that_meets_damage_rebuilds_once_and_answers(kb_path, tmp_path, 
     "args",
     [["card", "增殖的G"], ["concept", "cost"], ["search", "卡时点"], ["ask", "伤害步骤"], ["section", "4"]],
 )
-def test_real_mid_file_corruption_gives_no_traceback(kb_path, tmp_path, args):
-    result = run(damaged_copy(kb_path, tmp_path), *args)
+def test_real_mid_file_corruption_gives_no_traceback(small_kb, tmp_path, args):
+    result = run(damaged_copy(small_kb, tmp_path), "--data-dir", str(SMALL), *args)
     assert result.exit_code in (0, 1), result.output
     assert result.exception is None or isinstance(result.exception, SystemExit), result.exception
 
 
-def test_build_check_finds_the_damage_and_the_staleness(kb_path, tmp_path):
+def test_build_check_finds_the_damage_and_the_staleness(kb_path, small_kb, tmp_path):
     assert run(kb_path, "build", "--check").exit_code == 0
-    result = run(damaged_copy(kb_path, tmp_path), "build", "--check", "--json")
+    result = run(damaged_copy(small_kb, tmp_path), "--data-dir", str(SMALL), "build", "--check", "--json")
     assert result.exit_code == 1
     assert json.loads(result.stdout)["integrity"] != "ok"
 
@@ -209,27 +217,28 @@ def test_build_check_finds_the_damage_and_the_staleness(kb_path, tmp_path):
 # --- builds --------------------------------------------------------------------------
 
 
-def test_dead_builds_leave_no_temp_files(kb_path, tmp_path):
+def test_dead_builds_leave_no_temp_files(tmp_path):
     db = tmp_path / "kb.sqlite"
     dead = tmp_path / "kb.sqlite.building-999999999"  # no process has this id
     dead.write_bytes(b"x" * 1000)
-    build(db, DATA, KB)
+    build(db, SMALL, KB)
     assert not dead.exists()
     assert [p.name for p in tmp_path.iterdir() if ".building-" in p.name] == []
     # The next command removes what a build killed while writing left, even with nothing to build.
     dead.write_bytes(b"x" * 1000)
     alive = tmp_path / f"kb.sqlite.building-{os.getpid()}"
     alive.write_bytes(b"mine")
-    assert run(db, "search", "cost", "--json").exit_code == 0
+    assert run(db, "--data-dir", str(SMALL), "search", "cost", "--json").exit_code == 0
     assert not dead.exists() and alive.exists()
 
 
-def test_sigterm_during_a_build_cleans_up_and_keeps_the_old_knowledge_base(kb_path, tmp_path):
-    db = tmp_path / "kb.sqlite"
-    shutil.copy(kb_path, db)
+def test_sigterm_during_a_build_cleans_up_and_keeps_the_old_knowledge_base(small_kb_copy, tmp_path):
+    db = small_kb_copy
     before = db.read_bytes()
     proc = subprocess.Popen(
-        [*OCGKB, "--db", str(db), "build"], stdout=subprocess.DEVNULL, stderr=subprocess.PIPE
+        [*OCGKB, "--db", str(db), "--data-dir", str(SMALL), "build"],
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.PIPE,
     )
     deadline = time.monotonic() + 60
     while not list(tmp_path.glob("kb.sqlite.building-*")) and time.monotonic() < deadline:
@@ -245,28 +254,27 @@ def test_sigterm_during_a_build_cleans_up_and_keeps_the_old_knowledge_base(kb_pa
     "file, message", [("000_*.txt", "no passage could be read"), ("002_*.txt", "no passage could be read")]
 )
 def test_a_build_that_would_drop_a_document_fails_and_keeps_the_old(
-    kb_path, tmp_path, corpus_copy, file, message
+    small_kb_copy, small_corpus_copy, file, message
 ):
-    db = tmp_path / "kb.sqlite"
-    shutil.copy(kb_path, db)
+    db = small_kb_copy
     before = db.read_bytes()
-    next(corpus_copy.glob(file)).write_text("", encoding="utf-8")
-    result = CliRunner().invoke(main, ["--db", str(db), "--data-dir", str(corpus_copy), "build"])
+    next(small_corpus_copy.glob(file)).write_text("", encoding="utf-8")
+    result = CliRunner().invoke(main, ["--db", str(db), "--data-dir", str(small_corpus_copy), "build"])
     one_line_error(result, 1, message)
     assert db.read_bytes() == before
 
 
-def test_a_rulebook_without_numbered_sections_fails(tmp_path, corpus_copy):
-    next(corpus_copy.glob("000_*.txt")).write_text("只有一段文字，没有编号。\n", encoding="utf-8")
+def test_a_rulebook_without_numbered_sections_fails(tmp_path, small_corpus_copy):
+    next(small_corpus_copy.glob("000_*.txt")).write_text("只有一段文字，没有编号。\n", encoding="utf-8")
     with pytest.raises(build_module.BuildError, match="no numbered section"):
-        build(tmp_path / "kb.sqlite", corpus_copy, KB)
+        build(tmp_path / "kb.sqlite", small_corpus_copy, KB)
 
 
 def test_simultaneous_first_runs_build_once(tmp_path):
     db = tmp_path / "kb.sqlite"
     procs = [
         subprocess.Popen(
-            [*OCGKB, "--db", str(db), "search", "cost", "--json"],
+            [*OCGKB, "--db", str(db), "--data-dir", str(SMALL), "search", "cost", "--json"],
             stdout=subprocess.PIPE,
             stderr=subprocess.PIPE,
         )
@@ -279,9 +287,8 @@ def test_simultaneous_first_runs_build_once(tmp_path):
     assert builds == 1
 
 
-def test_a_rebuild_in_a_running_process_is_seen_at_once(kb_path, tmp_path):
-    db = tmp_path / "kb.sqlite"
-    shutil.copy(kb_path, db)
+def test_a_rebuild_in_a_running_process_is_seen_at_once(small_kb_copy, tmp_path):
+    db = small_kb_copy
     question = "咕噜咕噜是什么"
     before = plan_query(KnowledgeBase(db), question)
     changed_kb = tmp_path / "kb"
@@ -291,8 +298,8 @@ def test_a_rebuild_in_a_running_process_is_seen_at_once(kb_path, tmp_path):
     synonyms = yaml.safe_load((changed_kb / "synonyms.yaml").read_text(encoding="utf-8"))
     synonyms["synonyms"]["咕噜咕噜"] = ["卷回"]
     (changed_kb / "synonyms.yaml").write_text(yaml.safe_dump(synonyms, allow_unicode=True), encoding="utf-8")
-    build(db, DATA, changed_kb)
-    after = plan_query(open_kb(db, DATA, changed_kb), question)
+    build(db, SMALL, changed_kb)
+    after = plan_query(open_kb(db, SMALL, changed_kb), question)
     assert "卷回" not in before.words + before.expansions
     assert "卷回" in after.words + after.expansions
 

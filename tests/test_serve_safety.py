@@ -4,7 +4,8 @@ heads that never finish, kept-alive idle connections, Content-Length with
 Transfer-Encoding, the Host allow-list, a killed supervisor, a damaged knowledge
 base under two workers, and a knowledge base replaced or truncated under a running
 server. Timeouts are set short through serve's options so that each test takes
-seconds; the rebuilds take a build's time (about 10 s)."""
+seconds; a rebuild takes a build's time: the small corpus's (tests/fixtures/small/)
+under two workers, the real one's when a truncated file is rebuilt."""
 
 from __future__ import annotations
 
@@ -24,7 +25,7 @@ from pathlib import Path
 
 import pytest
 
-from conftest import DATA, KB, free_port
+from conftest import DATA, KB, SMALL, free_port
 
 pytest.importorskip("uvicorn")
 pytest.importorskip("httptools")
@@ -65,7 +66,14 @@ class Server:
 
 
 @contextlib.contextmanager
-def serving(db: Path, tmp_path: Path, *args: str, open_files: int | None = None, port: int | None = None):
+def serving(
+    db: Path,
+    tmp_path: Path,
+    *args: str,
+    open_files: int | None = None,
+    port: int | None = None,
+    data: Path = DATA,
+):
     port = port or free_port()
     log = tmp_path / f"serve-{port}.log"
 
@@ -73,7 +81,7 @@ def serving(db: Path, tmp_path: Path, *args: str, open_files: int | None = None,
         if open_files:
             resource.setrlimit(resource.RLIMIT_NOFILE, (open_files, open_files))
 
-    command = [sys.executable, "-m", "ocgkb", "--db", str(db), "--data-dir", str(DATA), "--kb-dir", str(KB)]
+    command = [sys.executable, "-m", "ocgkb", "--db", str(db), "--data-dir", str(data), "--kb-dir", str(KB)]
     with open(log, "w") as err:
         proc = subprocess.Popen(
             [*command, "serve", "--port", str(port), "--quiet", *args],
@@ -305,23 +313,26 @@ def test_killing_the_supervisor_kills_its_workers_and_frees_the_port(kb_path, tm
 
 
 def damage_passages(db: Path) -> None:
-    """200 KB of garbage over the passages table: the header and the build's record
-    still read, so the knowledge base looks current until a worker loads it."""
+    """Garbage over the later half of the passages table's pages: the header, the
+    build's record and the first passages still read, so the knowledge base looks
+    current until a worker loads it."""
     import random
     import sqlite3
 
     with contextlib.closing(sqlite3.connect(db)) as conn:
-        first = conn.execute("SELECT min(pageno) FROM dbstat WHERE name = 'passages'").fetchone()[0]
+        pages = sorted(n for (n,) in conn.execute("SELECT pageno FROM dbstat WHERE name = 'passages'"))
         size = conn.execute("PRAGMA page_size").fetchone()[0]
+    garbage = random.Random(0)
     with open(db, "r+b") as out:
-        out.seek((first + 100) * size)
-        out.write(random.Random(0).randbytes(200 * 1024))
+        for page in pages[len(pages) // 2 :]:
+            out.seek((page - 1) * size)  # pages count from 1
+            out.write(garbage.randbytes(size))
 
 
-def test_two_workers_over_a_damaged_knowledge_base_rebuild_it_once(kb_copy, tmp_path):
-    damage_passages(kb_copy)
+def test_two_workers_over_a_damaged_knowledge_base_rebuild_it_once(small_kb_copy, tmp_path):
+    damage_passages(small_kb_copy)
     started = time.monotonic()
-    with serving(kb_copy, tmp_path, "--workers", "2") as server:
+    with serving(small_kb_copy, tmp_path, "--workers", "2", data=SMALL) as server:
         took = time.monotonic() - started
         assert server.get("/api/search?q=cost")[0] == 200
         log = server.stderr()
@@ -350,6 +361,7 @@ def test_a_new_build_renamed_in_is_picked_up_and_a_bad_one_is_not(kb_copy, tmp_p
 
 
 def test_a_truncated_knowledge_base_answers_503_then_is_rebuilt(kb_copy, tmp_path):
+    """On the real corpus: the server's rebuild of the real texts, timed."""
     with serving(kb_copy, tmp_path) as server:
         with open(kb_copy, "r+b") as out:
             out.truncate(kb_copy.stat().st_size // 3)

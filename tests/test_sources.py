@@ -1,20 +1,43 @@
-"""The corpus is the seeds, byte for byte, with a manifest that says so."""
+"""The corpus is what its manifest says, byte for byte: every file of rulings_data/
+with its hash, checked in any clone; and the seeds themselves where ../shared is there.
+The small corpus of the tests (tests/fixtures/small/) is held to the same manifest."""
 
 import hashlib
+import lzma
 
 import pytest
 import yaml
 
-from conftest import DATA, ROOT
+from conftest import DATA, ROOT, SMALL
 
 
-def test_manifest_lists_every_source_with_its_hash():
-    manifest = yaml.safe_load((DATA / "manifest.yaml").read_text(encoding="utf-8"))
-    files = {doc["file"]: doc for doc in manifest["documents"]}
-    assert files and sorted(files) == sorted(p.name for p in DATA.glob("*.txt"))
+def manifest(corpus):
+    return yaml.safe_load((corpus / "manifest.yaml").read_text(encoding="utf-8"))
+
+
+@pytest.mark.parametrize("corpus", [DATA, SMALL], ids=["rulings_data", "small"])
+def test_manifest_lists_every_source_with_its_hash(corpus):
+    files = {doc["file"]: doc for doc in manifest(corpus)["documents"]}
+    assert files and sorted(files) == sorted(p.name for p in corpus.glob("*.txt"))
     for name, doc in files.items():
-        assert hashlib.sha256((DATA / name).read_bytes()).hexdigest() == doc["sha256"]
+        assert hashlib.sha256((corpus / name).read_bytes()).hexdigest() == doc["sha256"], name
         assert doc["description"] and doc["title"]
+
+
+@pytest.mark.parametrize("corpus", [DATA, SMALL], ids=["rulings_data", "small"])
+def test_card_facts_and_limit_lists_are_the_recorded_bytes(corpus):
+    """sha256 and count are of the uncompressed JSON Lines (an .xz file is compressed
+    by scripts/import_shared_data.py); every file of the corpus is in the manifest."""
+    listed = manifest(corpus)
+    for key in ("cards", "limits"):
+        entry = listed[key]
+        raw = (corpus / entry["file"]).read_bytes()
+        data = lzma.decompress(raw) if entry["file"].endswith(".xz") else raw
+        assert hashlib.sha256(data).hexdigest() == entry["sha256"], entry["file"]
+        assert len(data.decode("utf-8").splitlines()) == entry["count"], entry["file"]
+        assert entry["provenance"]
+    named = {doc["file"] for doc in listed["documents"]} | {listed[k]["file"] for k in ("cards", "limits")}
+    assert named | {"manifest.yaml"} == {p.name for p in corpus.iterdir()}
 
 
 def test_sources_are_the_seeds_byte_for_byte():
