@@ -211,9 +211,9 @@ def test_a_knowledge_base_is_current_without_hashing_while_no_input_is_touched(
 
 def test_the_small_corpus_has_what_the_fault_tests_rely_on(small_kb, kb_path):
     """tests/fixtures/small/ stands in for the real corpus in the tests of building and
-    faults: every kind of passage, the sections and cards they query, an archetype
-    (without one no archetypes table is written), both lists, and the real one's tables."""
-    from ocgkb.sources.model import KINDS
+    faults: every kind of passage, the sections and cards they query, an archetype,
+    both lists, and the real one's tables."""
+    from ocgkb.store.schema import PASSAGE_KINDS
 
     def tables(path):
         with sqlite3.connect(path) as conn:
@@ -221,7 +221,7 @@ def test_the_small_corpus_has_what_the_fault_tests_rely_on(small_kb, kb_path):
 
     small = KnowledgeBase(small_kb)
     kinds = {kind for (kind,) in small.query("SELECT DISTINCT kind FROM passages")}
-    assert kinds == set(KINDS)
+    assert kinds == set(PASSAGE_KINDS)
     assert (
         small.query("SELECT count(*) FROM sections WHERE number IN ('4', '4.2', '4.2.2', '6.3')")[0][0] == 4
     )

@@ -54,6 +54,19 @@ def test_a_new_name_is_formed_and_the_others_read_back(tmp_path, formed):
     assert formed["syllables"] == len(NAMES) + 1 and forms.reused == 1
 
 
+def test_builds_of_two_corpora_keep_each_others_forms(tmp_path, formed):
+    """A build of another corpus (the tests' small one, a --data-dir) adds its names
+    to the file and leaves the first corpus's there."""
+    _read_all(tmp_path)
+    other = RememberedCardForms(tmp_path)
+    other.syllables("黑洞")
+    other.save()
+    formed["syllables"] = 0
+    again = RememberedCardForms(tmp_path)
+    assert [again.syllables(n) for n in [*NAMES, "黑洞"]][-1] == ["hei", "dong"]
+    assert formed["syllables"] == 0 and again.reused == len(NAMES) + 1
+
+
 def test_other_forming_code_means_another_file(tmp_path, formed, monkeypatch):
     _read_all(tmp_path)
     path = RememberedCardForms(tmp_path).path
@@ -84,12 +97,12 @@ def test_a_damaged_or_foreign_file_is_formed_again(tmp_path, formed, damage):
     assert json.loads(path.read_text(encoding="utf-8"))["phrases"][NAMES[0]] == ["zhong", "qi", "shi"]
 
 
-def test_the_file_keeps_only_the_latest_build_and_no_partial_file(tmp_path):
+def test_one_file_and_no_partial_file(tmp_path):
     first = RememberedCardForms(tmp_path)
     first.syllables("旧的卡名")
     first.save()
     _read_all(tmp_path)
-    assert "旧的卡名" not in first.path.read_text(encoding="utf-8")
+    assert "旧的卡名" in first.path.read_text(encoding="utf-8")
     assert [p.name for p in tmp_path.iterdir()] == [first.path.name]
 
 

@@ -94,9 +94,13 @@ class RememberedCardForms:
     def save(self) -> None:
         """Keep this build's forms for the next one; a place that cannot be written
         only costs the next build its speed."""
-        if not self._changed and self._phrases.keys() == self._known_phrases.keys():
+        if not self._changed:
             return
-        data = {"format": FORMAT, "readings": self.readings(), "phrases": self._phrases}
+        # What earlier builds formed is kept too: builds of another corpus (a test's
+        # small one, a --data-dir) then do not undo each other's work, and the file
+        # stays bounded by the card names there are.
+        phrases = {**self._known_phrases, **self._phrases}
+        data = {"format": FORMAT, "readings": self.readings(), "phrases": phrases}
         with contextlib.suppress(OSError):
             self.path.parent.mkdir(parents=True, exist_ok=True)
             partial = self.path.with_name(f"{self.path.name}.{os.getpid()}")
