@@ -1,3 +1,3 @@
-from ocgkb.cli.main import main
+from ocgkb.cli.main import run
 
-main()
+run()

@@ -194,14 +194,14 @@ def test_a_knowledge_base_is_current_without_hashing_while_no_input_is_touched(
     while none is touched, by their bytes once one is, and a change is still seen."""
     import os
 
-    from ocgkb.sources import manifest
+    from ocgkb.sources import inputs
 
     db, corpus_copy = tmp_path / "kb.sqlite", small_corpus_copy
     open_kb(db, corpus_copy, KB)
-    real = manifest.fingerprint
-    monkeypatch.setattr(manifest, "fingerprint", lambda *a: pytest.fail("hashed although nothing changed"))
+    real = inputs.fingerprint
+    monkeypatch.setattr(inputs, "fingerprint", lambda *a: pytest.fail("hashed although nothing changed"))
     assert is_current(db, corpus_copy, KB)
-    monkeypatch.setattr(manifest, "fingerprint", real)
+    monkeypatch.setattr(inputs, "fingerprint", real)
     source = next(corpus_copy.glob("004_*.txt"))
     os.utime(source, ns=(source.stat().st_atime_ns, source.stat().st_mtime_ns + 10**9))  # touched only
     assert is_current(db, corpus_copy, KB)

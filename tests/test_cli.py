@@ -277,3 +277,14 @@ def test_ask_imports_nothing_heavy(kb_path):
     declarations = {"ocgkb.web.limits"}
     assert not {m.partition(".")[0] for m in loaded} & heavy
     assert not [m for m in loaded - declarations if m.startswith(ours)]
+
+
+def test_serve_offers_an_option_for_each_server_limit_with_its_default(cli):
+    from ocgkb.web.limits import Limits
+
+    shown = " ".join(cli("serve", "--help").output.split())
+    for name, default in Limits._field_defaults.items():
+        option = "--" + name.replace("_", "-")
+        assert option in shown
+        if default is not None:
+            assert f"[default: {default};" in shown.split(option, 1)[1]

@@ -53,7 +53,7 @@ def test_sources_are_the_seeds_byte_for_byte():
 def test_a_new_curated_file_is_an_input_without_being_declared(tmp_path):
     """kb/ is listed, not enumerated in code: a curated file added there changes
     the fingerprint, so the next command rebuilds with it."""
-    from ocgkb.sources.manifest import fingerprint, input_files, stat_signature
+    from ocgkb.sources.inputs import fingerprint, input_files, stat_signature
 
     data, kb = tmp_path / "data", tmp_path / "kb"
     data.mkdir()
@@ -61,6 +61,6 @@ def test_a_new_curated_file_is_an_input_without_being_declared(tmp_path):
     (kb / "concepts.yaml").write_text("concepts: []\n", encoding="utf-8")
     before = fingerprint(data, kb, "1"), stat_signature(data, kb, "1")
     (kb / "new_list.yaml").write_text("words: [连锁]\n", encoding="utf-8")
-    assert kb / "new_list.yaml" in input_files(data, kb)
+    assert str(kb / "new_list.yaml") in input_files(data, kb)
     after = fingerprint(data, kb, "1"), stat_signature(data, kb, "1")
     assert before[0] != after[0] and before[1] != after[1]

@@ -29,6 +29,7 @@ from ocgkb.sources import manifest as sources
 from ocgkb.sources.card_facts import read_card_facts
 from ocgkb.sources.curated import read_mapping
 from ocgkb.sources.dates import find_dates
+from ocgkb.sources.inputs import fingerprint, stat_signature
 from ocgkb.sources.limits import LimitList, read_limit_lists
 from ocgkb.sources.model import ParsedDocument, Passage, Section
 from ocgkb.sources.ontology import Ontology
@@ -45,8 +46,8 @@ from ocgkb.store.schema import (
     REPLAYS,
     SCHEMA_VERSION,
 )
-from ocgkb.text.names import NameRules, card_token
-from ocgkb.text.normalize import Normalizer, squash
+from ocgkb.text.names import NameRules
+from ocgkb.text.normalize import Normalizer, card_token, squash
 from ocgkb.text.tokenize import STOPWORDS, Segmenter, bigrams, latin_words
 
 Progress = Callable[[str], None]
@@ -133,8 +134,8 @@ def build(
     built = Built(
         inputs.documents, inputs.texts, sections, passages, search_text, dup_of, names, inputs.card_index,
         dates, inputs.ontology, concept_rows, links, fts_rows, vocabulary, inputs.normalize,
-        sources.fingerprint(data_dir, kb_dir, SCHEMA_VERSION), inputs.synonyms, scenarios, report,
-        inputs.limit_lists, sources.stat_signature(data_dir, kb_dir, SCHEMA_VERSION),
+        fingerprint(data_dir, kb_dir, SCHEMA_VERSION), inputs.synonyms, scenarios, report,
+        inputs.limit_lists, stat_signature(data_dir, kb_dir, SCHEMA_VERSION),
     )  # fmt: skip
     _write_in_place(db_path, built)
     report.clock()

@@ -61,9 +61,7 @@ class Built:
     scenarios: list[dict]
     report: BuildReport
     limit_lists: list[LimitList] = field(default_factory=list)
-    stat_signature: str = (
-        ""  # the inputs seen from outside: a cheap "nothing changed" (sources.stat_signature)
-    )
+    stat_signature: str = ""  # the inputs seen from outside: a cheap "nothing changed" (sources/inputs.py)
 
 
 def write(tmp: Path, built: Built) -> None:

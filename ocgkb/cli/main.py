@@ -6,7 +6,6 @@ library function and prints the result, as text for a person or `--json`.
 
 from __future__ import annotations
 
-import dataclasses
 import json
 import sys
 from pathlib import Path
@@ -112,6 +111,18 @@ def _rebuild_damaged(ctx: click.Context, exc: Exception) -> None:
         fg="yellow",
     )
     repair(db, data_dir, kb_dir, on_build=_build_progress)
+
+
+def run() -> None:
+    """The `ocgkb` command itself (pyproject's [project.scripts], `python -m ocgkb`):
+    `main` as a standalone program, ended by `streams.exit_now`."""
+    from ocgkb.cli import streams
+
+    try:
+        main()
+    except SystemExit as end:
+        streams.exit_now(end.code)
+    streams.exit_now(0)
 
 
 def _on_sigterm(signum, frame):
@@ -457,16 +468,17 @@ def export(ctx, fmt: str, output: str, around: str | None, depth: int, kinds: st
 
 def _limit_options(command):
     """`serve`'s options for the server's limits, made from their one declaration."""
-    from ocgkb.web.limits import Limits
+    from ocgkb.web.limits import OPTIONS, Limits
 
-    for limit in reversed(dataclasses.fields(Limits)):
-        low, high = limit.metadata["range"]
+    for name in reversed(Limits._fields):
+        (low, high), help = OPTIONS[name]
+        default = Limits._field_defaults[name]
         command = click.option(
-            "--" + limit.name.replace("_", "-"),
+            "--" + name.replace("_", "-"),
             type=Count(low, high) if isinstance(low, int) else click.FloatRange(low, high),
-            default=limit.default,
-            show_default=limit.default is not None,
-            help=limit.metadata["help"],
+            default=default,
+            show_default=default is not None,
+            help=help,
         )(command)
     return command
 

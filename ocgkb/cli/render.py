@@ -94,11 +94,11 @@ def _cards(result: dict) -> list[str]:
 
 def _status(result: dict) -> list[str]:
     """A card's Forbidden & Limited status under the newest lists, first."""
-    from ocgkb.views.status import status_line
-
     status = result.get("status")
     if not status:
         return []
+    from ocgkb.views.status import status_line  # the lists' code only for a card's status
+
     out = [click.style("Forbidden & Limited (from the lists, not the rule texts):", bold=True)]
     for card in status["cards"]:
         out.append(f"  「{card['card']}」 " + "; ".join(status_line(s) for s in card["statuses"]))

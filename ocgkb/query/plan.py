@@ -22,8 +22,7 @@ from ocgkb.store.database import KnowledgeBase
 from ocgkb.store.schema import MAX_QUERY
 from ocgkb.text.glossary import Glossary
 from ocgkb.text.name_forms import latin_form
-from ocgkb.text.names import card_token
-from ocgkb.text.normalize import squash
+from ocgkb.text.normalize import card_token, squash
 from ocgkb.text.tokenize import MAX_WORD, bigrams, cjk_runs, latin_words, query_words, split_query
 
 _LATIN = re.compile(r"[a-z0-9 ./'-]+")

@@ -26,8 +26,7 @@ from ocgkb.query.scoring import nearest_question, scores
 from ocgkb.store.database import KnowledgeBase
 from ocgkb.store.passages import Hit, ranked_hits
 from ocgkb.store.search_index import Restriction, best_by_fts, document_counts, passing_ids, passing_rowids
-from ocgkb.text.names import card_token
-from ocgkb.text.normalize import squash
+from ocgkb.text.normalize import card_token, squash
 from ocgkb.text.tokenize import STOPWORDS, is_cjk, latin_words
 
 CANDIDATES = 30  # passages ranked in full per question; the tuned sets score the same with 40

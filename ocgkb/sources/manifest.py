@@ -1,4 +1,5 @@
-"""The corpus on disk: the manifest, reading each document, and the input fingerprint."""
+"""The corpus on disk: the manifest and reading each document (what a build reads,
+seen from outside, is sources/inputs.py)."""
 
 from __future__ import annotations
 
@@ -119,43 +120,3 @@ def sha256_bytes(data: bytes) -> str:
     import hashlib  # OpenSSL's load is a tenth of a query's start-up; only builds hash
 
     return hashlib.sha256(data).hexdigest()
-
-
-def input_files(data_dir: Path, kb_dir: Path) -> list[Path]:
-    """Every file a build reads: the corpus folder and the curated files."""
-    files = sorted(p for p in data_dir.glob("*") if p.is_file()) if data_dir.is_dir() else []
-    # Every curated file, found by listing kb/: a new one is an input without being declared.
-    files += sorted(p for p in kb_dir.glob("*.yaml") if p.is_file()) if kb_dir.is_dir() else []
-    for folder in ("scenarios", "questions"):
-        files += sorted((kb_dir / folder).glob("*.yaml")) if (kb_dir / folder).is_dir() else []
-    return files
-
-
-def fingerprint(data_dir: Path, kb_dir: Path, schema_version: str) -> str:
-    """One hash over everything a build reads; a change in any of it means rebuild.
-    Cheap enough for every command's start: it hashes bytes and parses nothing."""
-    import hashlib
-
-    digest = hashlib.sha256(schema_version.encode())
-    for path in input_files(data_dir, kb_dir):
-        digest.update(path.name.encode())
-        try:
-            digest.update(hashlib.sha256(path.read_bytes()).digest())
-        except OSError:
-            digest.update(b"<missing>")
-    return digest.hexdigest()
-
-
-def stat_signature(data_dir: Path, kb_dir: Path, schema_version: str) -> str:
-    """What the files a build reads look like from outside (name, size, modification
-    time): while it is unchanged, so is the fingerprint, and no byte need be hashed.
-    A file touched but not changed only costs the full check. Kept as plain text
-    (a few kilobytes), so that a command's start loads no hash library."""
-    parts = [schema_version]
-    for path in input_files(data_dir, kb_dir):
-        try:
-            stat = path.stat()
-            parts.append(f"{path}\0{stat.st_size}\0{stat.st_mtime_ns}")
-        except OSError:
-            parts.append(f"{path}\0<missing>")
-    return "\n".join(parts)

@@ -143,7 +143,7 @@ class Ontology:
         """Ids of the concepts a text (in search form) is about. A card's own text
         quoted in 『』 is the card's wording, not the rule's subject, and what the
         text says does not happen (不进行伤害计算) is not what it is about."""
-        text = _QUOTED_CARD_TEXT.sub("　", squash(search_text))
+        text = re.sub(_QUOTED_CARD_TEXT, "　", squash(search_text))
         about = {cid for start, end, cid in self._spans(text) if not _negated(text, start, end)}
         return [cid for cid in self._forms if cid in about]
 
@@ -195,17 +195,19 @@ class Ontology:
         return cls(concepts, normalize)
 
 
+# Patterns of tagging, which only the build does: kept as text, compiled on first
+# use (re caches them), not on every question's start.
 # A quotation of card text: 『』 holding a sentence (short ones name a rule: 『失去基本分』).
-_QUOTED_CARD_TEXT = re.compile(r"『[^『』]{12,}』")
+_QUOTED_CARD_TEXT = r"『[^『』]{12,}』"
 # What a text says is not done, right before the term it names.
-_NEGATED = re.compile(r"(?:不|没有|未)(?:会|再)?(?:进行|经过)$")
+_NEGATED = r"(?:不|没有|未)(?:会|再)?(?:进行|经过)$"
 
 
 def _negated(text: str, start: int, end: int) -> bool:
     """不进行伤害计算 / 没有经过…: the named thing is said not to happen."""
     before = text[max(0, start - 6) : start]
     term = text[start:end]
-    return bool(_NEGATED.search(before + term[:2] if term.startswith(("进行", "经过")) else before))
+    return bool(re.search(_NEGATED, before + term[:2] if term.startswith(("进行", "经过")) else before))
 
 
 _LATIN_NAME = re.compile(r"[a-z0-9 ./'-]+")

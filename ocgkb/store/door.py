@@ -18,7 +18,7 @@ from typing import TYPE_CHECKING, NamedTuple
 
 from ocgkb import OcgkbError, paths
 from ocgkb.files import UnsafePathError, kind_of, replaceable
-from ocgkb.sources import manifest as sources
+from ocgkb.sources import inputs
 from ocgkb.store.damage import is_damage
 from ocgkb.store.database import KnowledgeBase, connect_read_only
 from ocgkb.store.schema import SCHEMA_VERSION
@@ -138,7 +138,7 @@ def is_current(db_path: Path, data_dir: Path | None = None, kb_dir: Path | None 
     if recorded is None:
         return False
     data_dir, kb_dir = data_dir or paths.data_dir(), kb_dir or paths.kb_dir()
-    if recorded.get("stat_signature") == sources.stat_signature(data_dir, kb_dir, SCHEMA_VERSION):
+    if recorded.get("stat_signature") == inputs.stat_signature(data_dir, kb_dir, SCHEMA_VERSION):
         return True
     return recorded["fingerprint"] == _wanted_fingerprint(data_dir, kb_dir)
 
@@ -245,4 +245,4 @@ def _fingerprint_of(db_path: Path) -> str | None:
 
 
 def _wanted_fingerprint(data_dir: Path | None = None, kb_dir: Path | None = None) -> str:
-    return sources.fingerprint(data_dir or paths.data_dir(), kb_dir or paths.kb_dir(), SCHEMA_VERSION)
+    return inputs.fingerprint(data_dir or paths.data_dir(), kb_dir or paths.kb_dir(), SCHEMA_VERSION)

@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import sqlite3
 from collections.abc import Iterable, Mapping
-from dataclasses import dataclass
+from typing import NamedTuple
 
 from ocgkb.store.database import IN_JSON, KnowledgeBase, json_values, like_literal
 
@@ -19,8 +19,7 @@ CANDIDATE_FIELDS = (
 )
 
 
-@dataclass(frozen=True)
-class Restriction:
+class Restriction(NamedTuple):
     """Which passages a search may return, as SQL over `passages p` (empty: all).
     Built from filter values already resolved: a concept's id, a card's name."""
 

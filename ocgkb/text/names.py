@@ -69,12 +69,6 @@ class NameRules:
         return "card"
 
 
-def card_token(search_name: str) -> str:
-    """A card name as one index token: its search form without spaces or
-    punctuation, so that 「No.41 泥睡魔兽 睡梦貘」 is found whole (FTS5 splits at . and space)."""
-    return re.sub(r"[\W_]+", "", search_name)
-
-
 @dataclass(frozen=True)
 class NameMention:
     name: str

@@ -70,3 +70,9 @@ _SPACE = re.compile(r"\s+")
 def squash(text: str) -> str:
     """Search form without white space, for substring comparisons."""
     return _SPACE.sub("", text)
+
+
+def card_token(search_name: str) -> str:
+    """A card name as one index token: its search form without spaces or
+    punctuation, so that 「No.41 泥睡魔兽 睡梦貘」 is found whole (FTS5 splits at . and space)."""
+    return re.sub(r"[\W_]+", "", search_name)
