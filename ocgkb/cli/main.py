@@ -13,7 +13,7 @@ from pathlib import Path
 import click
 
 from ocgkb import NotFound, OcgkbError, __version__
-from ocgkb.cli.options import TEXT, Count, search_filters
+from ocgkb.cli.options import TEXT, count_option, search_filters
 from ocgkb.store import schema  # the kinds and limits, with no query code (--help stays fast)
 
 
@@ -242,14 +242,9 @@ def _filters_options(fn):
     return fn
 
 
-def _limit_option(most: int, default: int):
-    return click.option(
-        "--limit",
-        "-n",
-        type=Count(1, most),
-        default=default,
-        show_default=True,
-        help=f"How many to show (at most {most}).",
+def _limit_option(most: int, default: int, what: str = "How many"):
+    return count_option(
+        "--limit", "-n", low=1, high=most, default=default, help=f"{what} to show (at most {most})."
     )
 
 
@@ -320,14 +315,7 @@ def section(ctx, number, as_json) -> None:
 
 @main.command()
 @click.argument("name", type=TEXT)
-@click.option(
-    "--limit",
-    "-n",
-    type=Count(1, schema.MOST_CARD_PASSAGES),
-    default=schema.DEFAULT_CARD_PASSAGES,
-    show_default=True,
-    help=f"Passages to show (at most {schema.MOST_CARD_PASSAGES}).",
-)
+@_limit_option(schema.MOST_CARD_PASSAGES, schema.DEFAULT_CARD_PASSAGES, "Passages")
 @click.option("--json", "as_json", is_flag=True, help="Print JSON instead of text.")
 @click.pass_context
 def card(ctx, name, limit, as_json) -> None:
@@ -437,13 +425,7 @@ def replay(ctx: click.Context, path: Path | None, as_json: bool, quiet: bool) ->
     type=TEXT,
     help="Only the neighbourhood of a concept, card, section or passage (cost, 卡时点, 4.2.2, 黑洞).",
 )
-@click.option(
-    "--depth",
-    type=Count(0, 10),
-    default=1,
-    show_default=True,
-    help="How many links out from --around.",
-)
+@count_option("--depth", low=0, high=10, default=1, help="How many links out from --around.")
 @click.option(
     "--kinds", help="Only these node kinds, comma-separated (concept,clause,ruling,card,section,…)."
 )
@@ -473,13 +455,12 @@ def _limit_options(command):
     for name in reversed(Limits._fields):
         (low, high), help = OPTIONS[name]
         default = Limits._field_defaults[name]
-        command = click.option(
-            "--" + name.replace("_", "-"),
-            type=Count(low, high) if isinstance(low, int) else click.FloatRange(low, high),
-            default=default,
-            show_default=default is not None,
-            help=help,
-        )(command)
+        option = "--" + name.replace("_", "-")
+        if isinstance(low, int):
+            command = count_option(option, low=low, high=int(high), default=default, help=help)(command)
+        else:
+            kind = click.FloatRange(low, high)
+            command = click.option(option, type=kind, default=default, show_default=True, help=help)(command)
     return command
 
 
@@ -487,12 +468,12 @@ def _limit_options(command):
 @click.option(
     "--host", default="127.0.0.1", show_default=True, help="The address to listen on (0.0.0.0: every one)."
 )
-@click.option("--port", type=Count(1, 65535), default=8000, show_default=True, help="The port.")
-@click.option(
+@count_option("--port", low=1, high=65535, default=8000, help="The port.")
+@count_option(
     "--workers",
-    type=Count(1, 64),
+    low=1,
+    high=64,
     default=1,
-    show_default=True,
     help="Worker processes, each with the knowledge base open read-only.",
 )
 @click.option(

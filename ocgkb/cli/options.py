@@ -43,6 +43,13 @@ class Text(click.ParamType):
         return value
 
 
+def count_option(*names: str, low: int, high: int, default: int | None, help: str):
+    """An option taking a whole number from `low` to `high`, its default shown."""
+    return click.option(
+        *names, type=Count(low, high), default=default, show_default=default is not None, help=help
+    )
+
+
 class Count(click.IntRange):
     """A whole number in a range, in the digits 0-9 only: Python's int() also
     takes '٣' and '1_0', which no one means as a count."""

@@ -27,13 +27,20 @@ class JSON(JSONResponse):
     media_type = "application/json"
 
 
-# What the OpenAPI text of an endpoint says of kinds and limits, from the schema.
+# The search filters, the same parameters for search and ask (web/params.filters).
+FILTER_PARAMETERS = (
+    f"{{name: kind, in: query, schema: {{type: string, enum: [{', '.join(schema.PASSAGE_KINDS)}]}}}}",
+    "{name: section, in: query, schema: {type: string}, description: this section and those below it}",
+    "{name: concept, in: query, schema: {type: string}, description: any name of a concept}",
+    "{name: card, in: query, schema: {type: string}, description: any name of a card}",
+    "{name: since, in: query, schema: {type: string}, description: 'a date, YYYY-MM-DD'}",
+    "{name: until, in: query, schema: {type: string}, description: 'a date, YYYY-MM-DD'}",
+)
+
+# What the OpenAPI text of an endpoint says of filters, kinds and limits, from the schema.
 SCHEMA_WORDS = {
-    "kinds": ", ".join(schema.PASSAGE_KINDS),
-    "most_hits": schema.MOST_HITS,
-    "default_hits": schema.DEFAULT_HITS,
-    "most_clauses": schema.MOST_CLAUSES,
-    "default_clauses": schema.DEFAULT_CLAUSES,
+    "filters": "\n      ".join(f"- {parameter}" for parameter in FILTER_PARAMETERS),
+    "max_query": schema.MAX_QUERY,
     "most_card_passages": schema.MOST_CARD_PASSAGES,
     "default_card_passages": schema.DEFAULT_CARD_PASSAGES,
 }
@@ -45,58 +52,45 @@ def documented(endpoint: Callable) -> Callable:
     return endpoint
 
 
-@documented
-async def api_search(request: Request) -> JSON:
-    """
-    summary: The passages that best answer a query, ranked (`ocgkb search --json`).
+# The OpenAPI text of an endpoint that answers a question (search, ask).
+QUESTION_DOC = """
+    summary: $summary
     parameters:
-      - {name: q, in: query, required: true, schema: {type: string, maxLength: 300}}
-      - {name: limit, in: query, schema: {type: integer, minimum: 1, maximum: $most_hits, default: $default_hits}}
-      - {name: kind, in: query, schema: {type: string, enum: [$kinds]}}
-      - {name: section, in: query, schema: {type: string}, description: this section and those below it}
-      - {name: concept, in: query, schema: {type: string}}
-      - {name: card, in: query, schema: {type: string}}
-      - {name: since, in: query, schema: {type: string}, description: 'a date, YYYY-MM-DD'}
-      - {name: until, in: query, schema: {type: string}}
+      - {name: q, in: query, required: true, schema: {type: string, maxLength: $max_query}}
+      - {name: limit, in: query, schema: {type: integer, minimum: 1, maximum: $most, default: $default}}
+      $filters
     responses:
-      200: {description: '{"query", "plan", "hits"}; each hit cites its section or topic and dates'}
+      200: {description: '$returns'}
       400: {description: '{"error"}: a missing, empty or over-long q; a bad limit or filter'}
     """
-    kb = request.app.state.kb
-    query = params.text(request)
-    view = search_view(
-        kb, query, params.filters(request), params.limit(request, schema.DEFAULT_HITS, schema.MOST_HITS)
-    )
-    return JSON(view)
 
 
-@documented
-async def api_ask(request: Request) -> JSON:
-    """
-    summary: The clauses that settle a question, with examples and rulings (`ocgkb ask --json`).
-    parameters:
-      - {name: q, in: query, required: true, schema: {type: string, maxLength: 300}}
-      - {name: limit, in: query, schema: {type: integer, minimum: 1, maximum: $most_clauses, default: $default_clauses}}
-      - {name: kind, in: query, schema: {type: string, enum: [$kinds]}}
-      - {name: section, in: query, schema: {type: string}}
-      - {name: concept, in: query, schema: {type: string}}
-      - {name: card, in: query, schema: {type: string}}
-      - {name: since, in: query, schema: {type: string}}
-      - {name: until, in: query, schema: {type: string}}
-    responses:
-      200: {description: '{"query", "plan", "hits", "nothing_fits"}'}
-      400: {description: '{"error"}'}
-    """
-    kb = request.app.state.kb
-    query = params.text(request)
-    return JSON(
-        answer(
-            kb,
-            query,
-            params.filters(request),
-            params.limit(request, schema.DEFAULT_CLAUSES, schema.MOST_CLAUSES),
-        )
-    )
+def question_endpoint(view: Callable, most: int, default: int, summary: str, returns: str) -> Callable:
+    """An endpoint that reads q, the filters and the limit, in that order, and answers with `view`."""
+
+    async def endpoint(request: Request) -> JSON:
+        kb, query, filters = request.app.state.kb, params.text(request), params.filters(request)
+        return JSON(view(kb, query, filters, params.limit(request, default, most)))
+
+    words = {"summary": summary, "most": most, "default": default, "returns": returns}
+    endpoint.__doc__ = Template(QUESTION_DOC).substitute(SCHEMA_WORDS, **words)
+    return endpoint
+
+
+api_search = question_endpoint(
+    search_view,
+    schema.MOST_HITS,
+    schema.DEFAULT_HITS,
+    "The passages that best answer a query, ranked (`ocgkb search --json`).",
+    '{"query", "plan", "hits", "nothing_fits", "message", "notes"}; each hit cites its section or topic and dates',
+)
+api_ask = question_endpoint(
+    answer,
+    schema.MOST_CLAUSES,
+    schema.DEFAULT_CLAUSES,
+    "The clauses that settle a question, with examples and rulings (`ocgkb ask --json`).",
+    '{"query", "plan", "hits", "nothing_fits"}',
+)
 
 
 @documented
@@ -104,7 +98,7 @@ async def api_card(request: Request) -> JSON:
     """
     summary: The card a name means, in any form, and the passages that mention it (`ocgkb card --json`).
     parameters:
-      - {name: q, in: query, required: true, schema: {type: string, maxLength: 300}}
+      - {name: q, in: query, required: true, schema: {type: string, maxLength: $max_query}}
       - {name: limit, in: query, schema: {type: integer, minimum: 1, maximum: $most_card_passages, default: $default_card_passages}}
     responses:
       200: {description: '{"query", "matches", "rulings"}'}
