@@ -62,3 +62,17 @@ def test_a_rebuild_from_remembered_parts_is_the_same_knowledge_base(small_kb, tm
         query = f"SELECT * FROM {table} ORDER BY 1"
         rows = a.execute(query).fetchall()
         assert rows and rows == b.execute(query).fetchall()
+
+
+def test_jieba_keeps_its_dictionary_cache_in_ours_not_the_system_temporary_folder(tmp_path, monkeypatch):
+    import tempfile
+
+    from ocgkb.text.tokenize import Segmenter
+
+    system_tmp, parts = tmp_path / "system-tmp", tmp_path / "parts"
+    system_tmp.mkdir()
+    monkeypatch.setattr(tempfile, "tempdir", str(system_tmp))
+    monkeypatch.setenv("OCGKB_PARTS", str(parts))
+    assert Segmenter().words("发动效果的时候支付代价")
+    assert (parts / "jieba.cache").is_file()
+    assert not list(system_tmp.iterdir())

@@ -12,11 +12,14 @@ vocabulary, and a query is cut into the vocabulary words it contains.
 
 from __future__ import annotations
 
+import contextlib
 import functools
 import math
 import re
 from collections.abc import Callable, Iterable, Mapping
 from pathlib import Path
+
+from ocgkb import paths
 
 LATIN_WORD = re.compile(r"[a-z0-9]+(?:[.'][a-z0-9]+)*")
 MAX_WORD = 12
@@ -125,6 +128,11 @@ class Segmenter:
 
             jieba.setLogLevel(logging.WARNING)
             tokenizer = jieba.Tokenizer()
+            # jieba keeps its prefix dictionary in the system's temporary folder by
+            # default; ours stays in our own cache, where no other user can plant one.
+            tokenizer.tmp_dir = str(paths.parts_dir())
+            with contextlib.suppress(OSError):  # unwritable: jieba only skips its cache
+                paths.parts_dir().mkdir(parents=True, exist_ok=True)
             for word in self._extra:
                 tokenizer.add_word(word, freq=2000)
             self._cut = tokenizer.cut_for_search
