@@ -103,17 +103,18 @@ def test_cli_writes_files_and_reports_bad_requests_in_one_line(kb_path, tmp_path
         "edges.csv",
         "nodes.csv",
     ]
-    for args, message in [
-        (["--format", "xml"], "unknown format 'xml'"),
+    for args, message, code in [
+        (["--format", "xml"], "unknown format 'xml'", 2),
         (
             ["--around", "完全没有这个东西", "-o", str(tmp_path / "x.json")],
             "no concept, card, section or passage",
+            1,  # not found, as an unknown card or section is
         ),
-        (["--format", "gexf", "-o", str(tmp_path / "missing" / "x.gexf")], "cannot write"),
-        (["--format", "csv", "-o", "-"], "CSV is two files"),
+        (["--format", "gexf", "-o", str(tmp_path / "missing" / "x.gexf")], "cannot write", 2),
+        (["--format", "csv", "-o", "-"], "CSV is two files", 2),
     ]:
         result = run(*args)
-        assert result.exit_code == 2 and message in result.output and "Traceback" not in result.output
+        assert result.exit_code == code and message in result.output and "Traceback" not in result.output
         assert len(result.output.strip().splitlines()) == 1
     assert not (tmp_path / "x.json").exists() and not (tmp_path / "missing").exists()
     assert [p.name for p in tmp_path.iterdir() if p.name.startswith(".")] == []  # no partial file left

@@ -22,7 +22,7 @@ from collections.abc import Iterable
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from ocgkb import OcgkbError
+from ocgkb import NotFound, OcgkbError
 from ocgkb.files import owner_may_write
 from ocgkb.store.database import KnowledgeBase
 
@@ -34,7 +34,7 @@ TO_STDOUT = ("graphml", "gexf", "json", "dot")
 
 
 class ExportError(OcgkbError):
-    """An export that cannot be written: a bad path, an unknown --around name or --kinds kind."""
+    """An export that cannot be written: a bad path or format, an unknown --kinds kind."""
 
     exit_code = 2  # a bad format, path or selection: the command was used wrongly
 
@@ -62,7 +62,6 @@ def neighbourhood(kb: KnowledgeBase, graph: nx.DiGraph, name: str, depth: int) -
 def find_node(kb: KnowledgeBase, graph: nx.DiGraph, name: str) -> str:
     """The graph node a name means: a node id, a concept by any name, a section
     number, a passage id, a card (typos allowed)."""
-    from ocgkb import NotFound
     from ocgkb.query.lookup import find_cards, find_concept
 
     name = name.strip()
@@ -76,7 +75,7 @@ def find_node(kb: KnowledgeBase, graph: nx.DiGraph, name: str) -> str:
     cards = find_cards(kb, name, limit=1) if name else []
     if cards and f"card:{cards[0].name}" in graph:
         return f"card:{cards[0].name}"
-    raise ExportError(f"--around: no concept, card, section or passage called {name!r}")
+    raise NotFound(f"--around: no concept, card, section or passage called {name!r}")
 
 
 def keep_kinds(graph: nx.DiGraph, kinds: Iterable[str]) -> nx.DiGraph:
