@@ -9,13 +9,11 @@ from collections.abc import Iterable, Mapping
 from typing import NamedTuple
 
 from ocgkb.store.database import IN_JSON, KnowledgeBase, json_values, like_literal
+from ocgkb.store.schema import FTS_FIELDS, PASSAGE_INDEX_COLUMNS
 
-# The columns of passage_fts, in the order build/write.py creates them: bm25()
-# takes its column weights by position, callers give them by name.
-FTS_COLUMNS = ("words", "grams", "context", "asked")
 # What ranking reads of a candidate: its text and the tokens of its indexed fields.
-CANDIDATE_FIELDS = (
-    "rowid, id, doc, kind, dup_of, parent, search_text, words, grams, context, asked, asked_each"
+CANDIDATE_FIELDS = ", ".join(
+    ("rowid", "id", "doc", "kind", "dup_of", "parent", "search_text", *PASSAGE_INDEX_COLUMNS)
 )
 
 
@@ -90,7 +88,8 @@ def best_by_fts(
     match = " OR ".join([match, *(f"words : {_quoted(t)}" for t in names)])
     rank = "bm25(passage_fts)"
     if weights:
-        rank = "bm25(passage_fts, " + ", ".join(f"{weights.get(c, 0):g}" for c in FTS_COLUMNS) + ")"
+        # bm25() takes its column weights by position: in the schema's order of the fields
+        rank = "bm25(passage_fts, " + ", ".join(f"{weights.get(c, 0):g}" for c in FTS_FIELDS) + ")"
     if restriction.sql:
         sql = f"""
             SELECT p.rowid FROM passage_fts f JOIN passages p ON p.rowid = f.rowid
