@@ -76,3 +76,10 @@ def test_jieba_keeps_its_dictionary_cache_in_ours_not_the_system_temporary_folde
     assert Segmenter().words("发动效果的时候支付代价")
     assert (parts / "jieba.cache").is_file()
     assert not list(system_tmp.iterdir())
+
+
+def test_a_dictionary_is_read_with_or_without_tags():
+    from ocgkb.text.tokenize import dictionary_frequencies
+
+    assert dictionary_frequencies("连锁 30 n\n天气 2657 n\n") == {"连锁": 30, "天气": 2657}
+    assert dictionary_frequencies("连锁 30\n天气 2657 n\n卡片 5 n\n") == {"连锁": 30, "天气": 2657, "卡片": 5}

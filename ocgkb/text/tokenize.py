@@ -148,8 +148,16 @@ class Segmenter:
 def common_words() -> dict[str, int]:
     """The words of jieba's general dictionary with their frequencies (build time
     only): how much general Chinese uses a word, beside how much the texts do."""
+    return dictionary_frequencies((jieba_folder() / "dict.txt").read_text(encoding="utf-8"))
+
+
+def dictionary_frequencies(text: str) -> dict[str, int]:
+    """A jieba dictionary's words and frequencies, one `word frequency [tag]` a line."""
+    fields = text.split()
+    if len(fields) == 3 * len(text.splitlines()):  # word, frequency, tag on every line: a third faster
+        return dict(zip(fields[0::3], map(int, fields[1::3]), strict=True))
     words = {}
-    for line in (jieba_folder() / "dict.txt").read_text(encoding="utf-8").splitlines():
+    for line in text.splitlines():
         word, _, rest = line.partition(" ")
         if word:
             words[word] = int(rest.split(" ", 1)[0] or 0)
