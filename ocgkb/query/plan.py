@@ -10,8 +10,7 @@ game vocabulary, as whole words); the concepts it names
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass, field
-from typing import TypeVar
+from typing import NamedTuple, TypeVar
 
 from ocgkb import OcgkbError
 from ocgkb.query.named_cards import ENGLISH_WORDS, NamedCard, named_cards
@@ -34,9 +33,9 @@ class QueryError(OcgkbError):
     """A query that cannot be run: empty, too long, or with a bad filter."""
 
 
-@dataclass
-class QueryPlan:
-    """What a question was turned into; `ask --explain` shows it."""
+class QueryPlan(NamedTuple):
+    """What a question was turned into; `ask --explain` shows it. (A NamedTuple:
+    never changed once made, and its class costs a tenth of a dataclass's at start.)"""
 
     text: str
     words: list[str]
@@ -45,10 +44,10 @@ class QueryPlan:
     grams: list[str]
     concepts: list[str]
     cards: list[str]  # the cards the texts name that it names: they steer ranking
-    named: list[NamedCard] = field(default_factory=list)  # every real card it names
+    named: list[NamedCard]  # every real card it names
     # The character pairs the plainer ranking seeks: the question's own, or for a
     # question with no Chinese, those of the Chinese words it was read as.
-    pairs: list[str] = field(default_factory=list)
+    pairs: list[str]
 
     def summary(self) -> dict:
         """What a view shows of the plan: the words sought, the concepts and cards named."""

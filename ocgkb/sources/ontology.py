@@ -3,24 +3,26 @@
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass, field
 from pathlib import Path
+from typing import NamedTuple
 
 from ocgkb import OntologyError, paths
 from ocgkb.text.normalize import Normalizer, squash
 
 
-@dataclass
-class Concept:
+class Concept(NamedTuple):
+    """One concept of the ontology. (A NamedTuple, not a dataclass: never changed
+    once read, and its class is made at every question's start.)"""
+
     id: str
     en: list[str]
     zh: list[str]
-    aliases: list[str] = field(default_factory=list)
-    related: list[str] = field(default_factory=list)
-    sections: list[str] = field(default_factory=list)
+    aliases: list[str]
+    related: list[str]
+    sections: list[str]
     # Longer words its names sit in that are not about it: 对象 in 攻击对象 (the
     # attack's target) is no effect's target.
-    not_in: list[str] = field(default_factory=list)
+    not_in: list[str]
 
     @property
     def name_zh(self) -> str:
