@@ -10,7 +10,7 @@ game vocabulary, as whole words); the concepts it names
 from __future__ import annotations
 
 import re
-from typing import NamedTuple, TypeVar
+from typing import TypeVar
 
 from ocgkb import OcgkbError
 from ocgkb.query.named_cards import ENGLISH_WORDS, NamedCard, named_cards
@@ -33,21 +33,29 @@ class QueryError(OcgkbError):
     """A query that cannot be run: empty, too long, or with a bad filter."""
 
 
-class QueryPlan(NamedTuple):
-    """What a question was turned into; `ask --explain` shows it. (A NamedTuple:
-    never changed once made, and its class costs a tenth of a dataclass's at start.)"""
+class QueryPlan:
+    """What a question was turned into; `ask --explain` shows it. (A class with
+    slots: its class is made at every question's start, where a dataclass or a
+    NamedTuple costs twenty times more.)"""
 
-    text: str
-    words: list[str]
-    expansions: list[str]
-    inner: list[str]  # shorter words inside the question's words: 装备 in 装备卡
-    grams: list[str]
-    concepts: list[str]
-    cards: list[str]  # the cards the texts name that it names: they steer ranking
-    named: list[NamedCard]  # every real card it names
-    # The character pairs the plainer ranking seeks: the question's own, or for a
-    # question with no Chinese, those of the Chinese words it was read as.
-    pairs: list[str]
+    __slots__ = ("text", "words", "expansions", "inner", "grams", "concepts", "cards", "named", "pairs")
+
+    def __init__(
+        self,
+        text: str,
+        words: list[str],
+        expansions: list[str],
+        inner: list[str],  # shorter words inside the question's words: 装备 in 装备卡
+        grams: list[str],
+        concepts: list[str],
+        cards: list[str],  # the cards the texts name that it names: they steer ranking
+        named: list[NamedCard],  # every real card it names
+        # The character pairs the plainer ranking seeks: the question's own, or for a
+        # question with no Chinese, those of the Chinese words it was read as.
+        pairs: list[str],
+    ) -> None:
+        self.text, self.words, self.expansions, self.inner, self.grams = text, words, expansions, inner, grams
+        self.concepts, self.cards, self.named, self.pairs = concepts, cards, named, pairs
 
     def summary(self) -> dict:
         """What a view shows of the plan: the words sought, the concepts and cards named."""

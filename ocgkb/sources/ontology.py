@@ -4,25 +4,31 @@ from __future__ import annotations
 
 import re
 from pathlib import Path
-from typing import NamedTuple
 
 from ocgkb import OntologyError, paths
 from ocgkb.text.normalize import Normalizer, squash
 
 
-class Concept(NamedTuple):
-    """One concept of the ontology. (A NamedTuple, not a dataclass: never changed
-    once read, and its class is made at every question's start.)"""
+class Concept:
+    """One concept of the ontology. (A class with slots: its class is made at every
+    question's start, where a dataclass or a NamedTuple costs twenty times more.)"""
 
-    id: str
-    en: list[str]
-    zh: list[str]
-    aliases: list[str]
-    related: list[str]
-    sections: list[str]
-    # Longer words its names sit in that are not about it: 对象 in 攻击对象 (the
-    # attack's target) is no effect's target.
-    not_in: list[str]
+    __slots__ = ("id", "en", "zh", "aliases", "related", "sections", "not_in")
+
+    def __init__(
+        self,
+        id: str,
+        en: list[str],
+        zh: list[str],
+        aliases: list[str],
+        related: list[str],
+        sections: list[str],
+        # Longer words its names sit in that are not about it: 对象 in 攻击对象 (the
+        # attack's target) is no effect's target.
+        not_in: list[str],
+    ) -> None:
+        self.id, self.en, self.zh, self.aliases = id, en, zh, aliases
+        self.related, self.sections, self.not_in = related, sections, not_in
 
     @property
     def name_zh(self) -> str:
