@@ -13,8 +13,8 @@ from ocgkb.store.database import IN_JSON, KnowledgeBase, json_values
 
 class Hit:
     """A passage as a search shows it. (A class with slots, not a dataclass: its
-    class is made at every question's start, where a dataclass costs ten times more;
-    ranking and abstention still mark its score, weakness and coverage.)"""
+    class is made at every question's start, where a dataclass's costs forty times
+    more; ranking and abstention still mark its score, weakness and coverage.)"""
 
     __slots__ = (
         "id", "kind", "text", "source", "section", "topic", "dates", "cards", "concepts",
