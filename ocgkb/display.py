@@ -2,8 +2,6 @@
 
 from __future__ import annotations
 
-import re
-
 
 def shorten(text: str, width: int) -> str:
     """One line of at most `width` characters (textwrap.shorten needs spaces; Chinese has none)."""
@@ -19,11 +17,18 @@ def marked(text: str, words: list[str]) -> list[tuple[str, bool]]:
         return [(text, False)] if text else []
     runs: list[tuple[str, bool]] = []
     at = 0
-    for match in re.finditer("|".join(map(re.escape, found)), text):
-        if match.start() > at:
-            runs.append((text[at : match.start()], False))
-        runs.append((match.group(0), True))
-        at = match.end()
+    while True:
+        # The leftmost word from here, the longest there: what an alternation of
+        # them would find, without compiling one pattern per text shown.
+        places = [(start, rank) for rank, word in enumerate(found) if (start := text.find(word, at)) >= 0]
+        if not places:
+            break
+        start, rank = min(places)
+        end = start + len(found[rank])
+        if start > at:
+            runs.append((text[at:start], False))
+        runs.append((text[start:end], True))
+        at = end
     if at < len(text):
         runs.append((text[at:], False))
     return runs

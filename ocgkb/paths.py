@@ -8,7 +8,6 @@ unless `OCGKB_DB` (or a `--db` option) names another file.
 from __future__ import annotations
 
 import contextlib
-import glob
 import os
 import sys
 from pathlib import Path
@@ -63,15 +62,20 @@ def parts_dir() -> Path:
 
 def remove_dead_builds(db_path: Path) -> None:
     """Remove the half-written files of builds that were killed (kill -9 leaves
-    `NAME.building-PID` behind): their process is gone."""
-    if not db_path.parent.is_dir():
+    `NAME.building-PID` behind): their process is gone. (One os.scandir on every
+    command's start: no glob, whose patterns compile at each start.)"""
+    prefix = f"{db_path.name}.building-"
+    try:
+        with os.scandir(db_path.parent) as entries:
+            stale = [entry.path for entry in entries if entry.name.startswith(prefix)]
+    except OSError:  # no folder yet (or not one): nothing was built there
         return
-    for stale in db_path.parent.glob(f"{glob.escape(db_path.name)}.building-*"):
-        pid = stale.name.rsplit("-", 1)[-1]
+    for path in stale:
+        pid = path.rsplit("-", 1)[-1]
         if not pid.isdigit() or int(pid) == os.getpid() or _alive(int(pid)):
             continue
         with contextlib.suppress(OSError):
-            stale.unlink()
+            os.unlink(path)
 
 
 def _alive(pid: int) -> bool:

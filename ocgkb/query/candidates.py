@@ -4,7 +4,6 @@ knowledge base never changes under an open connection (kb.candidates)."""
 from __future__ import annotations
 
 from collections import Counter
-from dataclasses import dataclass
 
 from ocgkb.store.database import KnowledgeBase
 from ocgkb.store.passages import hit_parts, passage_keys
@@ -19,20 +18,28 @@ HEADING_LENGTH = 20
 SCORED_FIELDS = ("words", "grams", "context", "asked")
 
 
-@dataclass(frozen=True)
 class Candidate:
-    """What ranking needs of a passage."""
+    """What ranking needs of a passage. (A class with slots, neither a dataclass nor
+    a NamedTuple: its class is made at every question's start, where those cost
+    twenty times more, compiling code for the class and for each annotation.)"""
 
-    id: str
-    doc: str
-    kind: str
-    dup_of: str | None
-    parent: str | None
-    body: str
-    # (token counts, number of tokens) of the words, grams, context and asked fields
-    fields: tuple[tuple[Counter, int], ...]
-    concepts: dict[str, str]  # concept → how it is tagged ("text" or weaker)
-    questions: tuple[frozenset[str], ...] = ()  # the words of each curated question it answers
+    __slots__ = ("id", "doc", "kind", "dup_of", "parent", "body", "fields", "concepts", "questions")
+
+    def __init__(
+        self,
+        id: str,
+        doc: str,
+        kind: str,
+        dup_of: str | None,
+        parent: str | None,
+        body: str,
+        # (token counts, number of tokens) of the words, grams, context and asked fields
+        fields: tuple[tuple[Counter, int], ...],
+        concepts: dict[str, str],  # concept → how it is tagged ("text" or weaker)
+        questions: tuple[frozenset[str], ...] = (),  # the words of each curated question it answers
+    ) -> None:
+        self.id, self.doc, self.kind, self.dup_of, self.parent = id, doc, kind, dup_of, parent
+        self.body, self.fields, self.concepts, self.questions = body, fields, concepts, questions
 
     @property
     def loose(self) -> bool:

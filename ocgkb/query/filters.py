@@ -6,7 +6,6 @@ from __future__ import annotations
 
 import datetime as dt
 import re
-from typing import NamedTuple
 
 from ocgkb import OcgkbError
 
@@ -15,17 +14,25 @@ class DateError(OcgkbError):
     """Text that is not a date (a front end names the parameter it came from)."""
 
 
-class Filters(NamedTuple):
-    """What a search keeps; every field optional. (A NamedTuple, not a dataclass:
-    made at every command's start, where a dataclass costs seven times more.)"""
+class Filters:
+    """What a search keeps; every field optional. (A class with slots: its class is
+    made at every command's start, where a dataclass or a NamedTuple costs twenty
+    times more, compiling code for the class and for each annotation.)"""
 
-    kind: str | None = None  # one of PASSAGE_KINDS
-    section: str | None = None  # a section and those below it
-    concept: str | None = None  # any name of a concept
-    card: str | None = None  # any name of a card
-    # ISO days; with both, one date of the passage inside both bounds
-    since: str | None = None
-    until: str | None = None
+    __slots__ = ("kind", "section", "concept", "card", "since", "until")
+
+    def __init__(
+        self,
+        kind: str | None = None,  # one of PASSAGE_KINDS
+        section: str | None = None,  # a section and those below it
+        concept: str | None = None,  # any name of a concept
+        card: str | None = None,  # any name of a card
+        # ISO days; with both, one date of the passage inside both bounds
+        since: str | None = None,
+        until: str | None = None,
+    ) -> None:
+        self.kind, self.section, self.concept, self.card = kind, section, concept, card
+        self.since, self.until = since, until
 
 
 def parse_date(value: str) -> str:

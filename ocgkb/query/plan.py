@@ -10,7 +10,6 @@ game vocabulary, as whole words); the concepts it names
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass, field
 from typing import TypeVar
 
 from ocgkb import OcgkbError
@@ -34,21 +33,29 @@ class QueryError(OcgkbError):
     """A query that cannot be run: empty, too long, or with a bad filter."""
 
 
-@dataclass
 class QueryPlan:
-    """What a question was turned into; `ask --explain` shows it."""
+    """What a question was turned into; `ask --explain` shows it. (A class with
+    slots: its class is made at every question's start, where a dataclass or a
+    NamedTuple costs twenty times more.)"""
 
-    text: str
-    words: list[str]
-    expansions: list[str]
-    inner: list[str]  # shorter words inside the question's words: 装备 in 装备卡
-    grams: list[str]
-    concepts: list[str]
-    cards: list[str]  # the cards the texts name that it names: they steer ranking
-    named: list[NamedCard] = field(default_factory=list)  # every real card it names
-    # The character pairs the plainer ranking seeks: the question's own, or for a
-    # question with no Chinese, those of the Chinese words it was read as.
-    pairs: list[str] = field(default_factory=list)
+    __slots__ = ("text", "words", "expansions", "inner", "grams", "concepts", "cards", "named", "pairs")
+
+    def __init__(
+        self,
+        text: str,
+        words: list[str],
+        expansions: list[str],
+        inner: list[str],  # shorter words inside the question's words: 装备 in 装备卡
+        grams: list[str],
+        concepts: list[str],
+        cards: list[str],  # the cards the texts name that it names: they steer ranking
+        named: list[NamedCard],  # every real card it names
+        # The character pairs the plainer ranking seeks: the question's own, or for a
+        # question with no Chinese, those of the Chinese words it was read as.
+        pairs: list[str],
+    ) -> None:
+        self.text, self.words, self.expansions, self.inner, self.grams = text, words, expansions, inner, grams
+        self.concepts, self.cards, self.named, self.pairs = concepts, cards, named, pairs
 
     def summary(self) -> dict:
         """What a view shows of the plan: the words sought, the concepts and cards named."""

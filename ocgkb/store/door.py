@@ -77,8 +77,9 @@ def open_kb(
     """
     db_path = _place(db_path)
     paths.remove_dead_builds(db_path)
-    if is_current(db_path, data_dir, kb_dir):
-        return KnowledgeBase(db_path)
+    current = _open_if_current(db_path, data_dir, kb_dir)
+    if current is not None:
+        return current
     wanted = _wanted_fingerprint(data_dir, kb_dir)
     stale_kept = on_stale_kept or (lambda message: None)
     with _build_locked(db_path) as (locked, run_build):
@@ -134,7 +135,35 @@ def repair(
 def is_current(db_path: Path, data_dir: Path | None = None, kb_dir: Path | None = None) -> bool:
     """Whether a build is of the inputs as they are now: at once when no input file
     looks touched since the build, else by hashing every input's bytes."""
-    recorded = _recorded(db_path)
+    kb = _open_if_current(db_path, data_dir, kb_dir)
+    if kb is None:
+        return False
+    kb.close()
+    return True
+
+
+def _open_if_current(db_path: Path, data_dir: Path | None, kb_dir: Path | None) -> KnowledgeBase | None:
+    """The knowledge base, open, when it is a build of the inputs as they are now
+    (see `is_current`); else None. The connection that checked it is the one kept:
+    SQLite reads the schema and readies the full-text index once, not twice."""
+    if not db_path.is_file():
+        return None
+    try:
+        kb = KnowledgeBase(db_path)
+    except sqlite3.Error:
+        return None
+    current = False
+    try:
+        current = _is_current(_recorded_in(kb.conn), data_dir, kb_dir)
+    except sqlite3.Error:  # not a usable build
+        pass
+    finally:
+        if not current:
+            kb.close()
+    return kb if current else None
+
+
+def _is_current(recorded: dict[str, str] | None, data_dir: Path | None, kb_dir: Path | None) -> bool:
     if recorded is None:
         return False
     data_dir, kb_dir = data_dir or paths.data_dir(), kb_dir or paths.kb_dir()
@@ -226,15 +255,20 @@ def _recorded(db_path: Path) -> dict[str, str] | None:
     try:
         conn = connect_read_only(db_path)
         try:
-            rows = conn.execute(
-                "SELECT key, value FROM meta WHERE key IN ('fingerprint', 'stat_signature')"
-            ).fetchall()
-            conn.execute("SELECT 1 FROM passage_fts LIMIT 1")
+            return _recorded_in(conn)
         finally:
             conn.close()
     except sqlite3.Error:
         return None
-    recorded = dict(rows)
+
+
+def _recorded_in(conn: sqlite3.Connection) -> dict[str, str] | None:
+    """What `_recorded` reads, on a connection already open."""
+    rows = conn.execute(
+        "SELECT key, value FROM meta WHERE key IN ('fingerprint', 'stat_signature')"
+    ).fetchall()
+    conn.execute("SELECT 1 FROM passage_fts LIMIT 1")
+    recorded = {key: value for key, value in rows}
     return recorded if recorded.get("fingerprint") else None
 
 

@@ -7,28 +7,47 @@ from __future__ import annotations
 
 import json
 import sqlite3
-from dataclasses import dataclass, field
 
 from ocgkb.store.database import IN_JSON, KnowledgeBase, json_values
 
 
-@dataclass
 class Hit:
-    id: str
-    kind: str
-    text: str
-    source: dict
-    section: str | None
-    topic: str
-    dates: list[str]
-    cards: list[str]
-    concepts: list[str]
-    score: float
-    parent: str | None = None  # the clause or ruling an example, sub-item or note belongs to
-    flags: list[str] = field(default_factory=list)
-    merged: list[str] = field(default_factory=list)  # near-twins folded into this hit
-    weak: bool = False  # nothing the question says is in its own words: the nearest, not an answer
-    coverage: float = 0.0  # the share of the question's words (by rarity) it says; not shown
+    """A passage as a search shows it. (A class with slots, not a dataclass: its
+    class is made at every question's start, where a dataclass's costs forty times
+    more; ranking and abstention still mark its score, weakness and coverage.)"""
+
+    __slots__ = (
+        "id", "kind", "text", "source", "section", "topic", "dates", "cards", "concepts",
+        "score", "parent", "flags", "merged", "weak", "coverage",
+    )  # fmt: skip
+
+    def __init__(
+        self,
+        id: str,
+        kind: str,
+        text: str,
+        source: dict,
+        section: str | None,
+        topic: str,
+        dates: list[str],
+        cards: list[str],
+        concepts: list[str],
+        score: float,
+        parent: str | None = None,  # the clause or ruling an example, sub-item or note belongs to
+        flags: list[str] | None = None,
+        merged: list[str] | None = None,  # near-twins folded into this hit
+        weak: bool = False,  # nothing the question says is in its own words: the nearest, not an answer
+        coverage: float = 0.0,  # the share of the question's words (by rarity) it says; not shown
+    ) -> None:
+        self.id, self.kind, self.text, self.source = id, kind, text, source
+        self.section, self.topic, self.dates, self.cards = section, topic, dates, cards
+        self.concepts, self.score, self.parent = concepts, score, parent
+        self.flags = [] if flags is None else flags
+        self.merged = [] if merged is None else merged
+        self.weak, self.coverage = weak, coverage
+
+    def __repr__(self) -> str:
+        return f"Hit({self.id!r}, score={self.score!r}, weak={self.weak!r})"
 
     def as_dict(self) -> dict:
         return {

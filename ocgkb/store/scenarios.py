@@ -19,12 +19,25 @@ def all_scenarios(kb: KnowledgeBase) -> list[sqlite3.Row]:
     return kb.query("SELECT name, title, file FROM scenarios ORDER BY name")
 
 
-def scenarios_replaying(kb: KnowledgeBase, passage_ids: list[str]) -> list[sqlite3.Row]:
-    """The scenarios (name, title, file) that replay any of these passages, by name."""
+def scenarios_replaying_each(kb: KnowledgeBase, passage_ids: list[str]) -> dict[str, list[sqlite3.Row]]:
+    """The scenarios (name, title, file) that replay each of these passages, by
+    name, in one read: from the passages' links to the scenarios by their names,
+    both indexed (not every scenario's links looked up in turn)."""
     if not passage_ids:
-        return []
-    return kb.query(
-        f"""SELECT DISTINCT s.name, s.title, s.file FROM links l JOIN scenarios s ON l.src = 'scenario:' || s.name
-            WHERE l.relation = ? AND l.dst IN {IN_JSON} ORDER BY s.name""",
-        (REPLAYS, json_values(f"passage:{pid}" for pid in passage_ids)),
+        return {}
+    rows = kb.query(
+        f"""SELECT substr(l.dst, {len(_PASSAGE) + 1}) AS passage_id, s.name, s.title, s.file
+            FROM links l JOIN scenarios s ON s.name = substr(l.src, {len(_SCENARIO) + 1})
+            WHERE l.relation = ? AND l.dst IN {IN_JSON} AND substr(l.src, 1, {len(_SCENARIO)}) = ?
+            ORDER BY s.name""",
+        (REPLAYS, json_values(f"{_PASSAGE}{pid}" for pid in passage_ids), _SCENARIO),
     )
+    each: dict[str, list[sqlite3.Row]] = {}
+    for row in rows:
+        each.setdefault(row["passage_id"], []).append(row)
+    return each
+
+
+# The node ids of the `links` table the scenarios' rows join.
+_PASSAGE = "passage:"
+_SCENARIO = "scenario:"

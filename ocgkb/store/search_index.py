@@ -6,7 +6,6 @@ from __future__ import annotations
 
 import sqlite3
 from collections.abc import Iterable, Mapping
-from typing import NamedTuple
 
 from ocgkb.store.database import IN_JSON, KnowledgeBase, json_values, like_literal
 from ocgkb.store.schema import FTS_FIELDS, PASSAGE_INDEX_COLUMNS
@@ -17,12 +16,15 @@ CANDIDATE_FIELDS = ", ".join(
 )
 
 
-class Restriction(NamedTuple):
+class Restriction:
     """Which passages a search may return, as SQL over `passages p` (empty: all).
-    Built from filter values already resolved: a concept's id, a card's name."""
+    Built from filter values already resolved: a concept's id, a card's name. (A
+    class with slots: a NamedTuple's class costs twenty times more at start-up.)"""
 
-    sql: str = ""
-    params: tuple = ()
+    __slots__ = ("sql", "params")
+
+    def __init__(self, sql: str = "", params: tuple = ()) -> None:
+        self.sql, self.params = sql, params
 
     @classmethod
     def of(

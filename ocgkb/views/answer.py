@@ -13,7 +13,7 @@ from ocgkb.store.database import KnowledgeBase
 from ocgkb.store.passages import Hit, passage_hits
 from ocgkb.store.schema import BELOW_RELATION, DEFAULT_CLAUSES
 from ocgkb.views.card_facts import card_facts
-from ocgkb.views.replay import scenarios_replaying
+from ocgkb.views.replay import scenarios_replaying_groups
 
 RULINGS_PER_ANSWER = 3
 RULING_FLOOR = 0.6  # share of the best hit's score a ruling needs to be shown
@@ -109,9 +109,10 @@ def _answer_hits(kb: KnowledgeBase, plan, pool: list[Hit], limit: int) -> list[d
     # Every passage the answer shows, read in one batch.
     wanted = {a for h, a in chosen if a != h.id} | {pid for h, a in chosen for pid in examples.get(a, [])}
     read = {h.id: h for h in passage_hits(kb, sorted(wanted))}
+    replayed = scenarios_replaying_groups(kb, [[anchor, hit.id] for hit, anchor in chosen])
     shown: set[str] = set()
     result = []
-    for hit, anchor in chosen:
+    for (hit, anchor), scenarios in zip(chosen, replayed, strict=True):
         item = hit.as_dict()
         item["clause"] = read[anchor].as_dict() if anchor != hit.id else None
         item["examples"] = [read[pid].as_dict() for pid in examples.get(anchor, []) if pid != hit.id][
@@ -125,7 +126,7 @@ def _answer_hits(kb: KnowledgeBase, plan, pool: list[Hit], limit: int) -> list[d
         ]
         item["rulings"] = [h.as_dict() for h in rulings[:RULINGS_PER_ANSWER]]
         shown |= {h.id for h in rulings[:RULINGS_PER_ANSWER]} | {hit.id}
-        item["scenarios"] = scenarios_replaying(kb, [anchor, hit.id])
+        item["scenarios"] = scenarios
         result.append(item)
     return result
 

@@ -24,11 +24,24 @@ def replay_view(path: Path | None, kb_dir: Path) -> dict:
 
 
 def scenarios_replaying(kb: KnowledgeBase, passage_ids: list[str]) -> list[dict]:
-    """The scenarios of kb/scenarios/ that replay any of these passages."""
-    return [
-        {"name": r["name"], "title": r["title"], "file": f"kb/scenarios/{r['file']}"}
-        for r in scenarios.scenarios_replaying(kb, passage_ids)
-    ]
+    """The scenarios of kb/scenarios/ that replay any of these passages, by name."""
+    return scenarios_replaying_groups(kb, [passage_ids])[0]
+
+
+def scenarios_replaying_groups(kb: KnowledgeBase, groups: list[list[str]]) -> list[list[dict]]:
+    """For each group of passages, the scenarios that replay any of them, by name:
+    one read for every group (an answer's hits, each with its clause)."""
+    each = scenarios.scenarios_replaying_each(kb, [pid for group in groups for pid in group])
+    shown = []
+    for group in groups:
+        rows = {row["name"]: row for pid in group for row in each.get(pid, [])}
+        shown.append(
+            [
+                {"name": row["name"], "title": row["title"], "file": f"kb/scenarios/{row['file']}"}
+                for _, row in sorted(rows.items())
+            ]
+        )
+    return shown
 
 
 def scenario_view(kb: KnowledgeBase, name: str, kb_dir: Path) -> dict:
