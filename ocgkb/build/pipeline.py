@@ -518,8 +518,10 @@ def _index_rows(
             title_words[context_title] = segmenter.words(normal_title) + bigrams(normal_title)
         context = title_words[context_title]
         # A passage's questions are read in one piece (a line each: no word or pair spans two).
-        questions = normalize("\n".join(asked.get(p.id, [])))
-        question_words = [w for w in segmenter.words(questions) if w not in STOPWORDS]
+        lines = [normalize(q) for q in asked.get(p.id, [])]
+        each = [segmenter.words(line) for line in lines]
+        questions = "\n".join(lines)
+        question_words = [w for w in _as_one_text(each, lines) if w not in STOPWORDS]
         vocabulary.update(set(words) | {w for w in context if len(w) >= 2} | set(question_words))
         # Their character pairs too: slang the vocabulary lacks (盖怪) still meets the same slang.
         question_words += bigrams(questions)
@@ -533,12 +535,21 @@ def _index_rows(
                 # Each curated question's own words, a line each: a question asked
                 # is compared with each of them whole (ranking's nearest question).
                 "asked_each": "\n".join(
-                    " ".join(sorted({w for w in segmenter.words(normalize(q)) if w not in STOPWORDS}))
-                    for q in asked.get(p.id, [])
+                    " ".join(sorted({w for w in words if w not in STOPWORDS})) for words in each
                 ),
             }
         )
     return rows, vocabulary
+
+
+def _as_one_text(each: list[list[str]], lines: list[str]) -> list[str]:
+    """The words of lines cut as one text, from each line's own cut: jieba cuts at a
+    line break, so the joined text's words are each line's Chinese words in turn,
+    then the Latin words of them all (Segmenter.words: jieba's words, then
+    latin_words). Each question is cut once, not twice."""
+    latin = [len(latin_words(line)) for line in lines]
+    chinese = [w for words, n in zip(each, latin, strict=True) for w in words[: len(words) - n]]
+    return chinese + [w for words, n in zip(each, latin, strict=True) for w in words[len(words) - n :]]
 
 
 def _read_scenarios(kb_dir: Path) -> list[dict]:
