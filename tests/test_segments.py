@@ -83,3 +83,15 @@ def test_a_dictionary_is_read_with_or_without_tags():
 
     assert dictionary_frequencies("连锁 30 n\n天气 2657 n\n") == {"连锁": 30, "天气": 2657}
     assert dictionary_frequencies("连锁 30\n天气 2657 n\n卡片 5 n\n") == {"连锁": 30, "天气": 2657, "卡片": 5}
+
+
+def test_questions_cut_line_by_line_give_the_words_of_cutting_them_joined():
+    """The build cuts each curated question once and reads the joined text's words
+    from those cuts: the same words, in the same order, as cutting the joined text."""
+    from ocgkb.build.pipeline import _as_one_text
+    from ocgkb.text.tokenize import Segmenter
+
+    segmenter = Segmenter()
+    lines = ["灰流丽的效果能无效cost吗", "ash blossom对应发动的场合", "连锁2的MST破坏了盖卡", "卷回"]
+    each = [segmenter.words(line) for line in lines]
+    assert _as_one_text(each, lines) == segmenter.words("\n".join(lines))
