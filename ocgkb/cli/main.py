@@ -540,7 +540,7 @@ def _serve_environment(ctx: click.Context, allowed: list[str]) -> str:
 
     kb = _open(ctx)
     options = ctx.find_root().obj
-    os.environ["OCGKB_DB"] = str(kb.path)
+    os.environ["OCGKB_DB"] = kb.path
     for name, key in (("OCGKB_DATA", "data_dir"), ("OCGKB_KB", "kb_dir")):
         if options[key]:
             os.environ[name] = os.path.realpath(options[key])
