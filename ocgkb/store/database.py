@@ -205,9 +205,7 @@ def connect_read_only(path: StrPath) -> sqlite3.Connection:
     would end or escape its path, so /tmp/a#b/kb.sqlite never opens /tmp/a. Any
     thread may use it (a web server opens it in one and answers in another): it
     only reads, and SQLite serialises access to one connection itself."""
-    # `file://` and an absolute path: the authority is empty, so a path that begins
-    # with `//` is never read as a host.
-    uri = f"file://{os.path.realpath(path).translate(_URI_ESCAPES)}?mode=ro"
+    uri = f"file:{os.path.realpath(path).translate(_URI_ESCAPES)}?mode=ro"
     return sqlite3.connect(uri, uri=True, check_same_thread=False)
 
 
