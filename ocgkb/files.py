@@ -12,9 +12,12 @@ from __future__ import annotations
 import errno
 import os
 import stat
-from pathlib import Path
+from typing import TypeVar
 
 from ocgkb import OcgkbError
+from ocgkb.paths import StrPath
+
+P = TypeVar("P", bound=StrPath)
 
 _KINDS = (
     (stat.S_ISDIR, "a directory"),
@@ -34,7 +37,7 @@ def kind_of(mode: int) -> str:
     return next((name for test, name in _KINDS if test(mode)), "not a regular file")
 
 
-def _stat(path: Path) -> os.stat_result | None:
+def _stat(path: StrPath) -> os.stat_result | None:
     """The stat of what `path` names, through symlinks; None when nothing is there."""
     try:
         return os.stat(path)
@@ -46,28 +49,39 @@ def _stat(path: Path) -> os.stat_result | None:
         raise UnsafePathError(f"{short_path(path)}: {exc.strerror}") from None
 
 
-def short_path(path: Path | str) -> str:
+def short_path(path: StrPath) -> str:
     """A path for a one-line message: a 5,000-character name is cut."""
     text = str(path)
     return text if len(text) <= 200 else f"{text[:100]}…{text[-60:]} ({len(text):,} characters)"
 
 
-def replaceable(path: Path) -> Path:
+def replaceable(path: P) -> P:
     """The file to write for `path`: itself when missing or a regular file, the
-    target of a symlink (followed to its end). Anything else, a device, a FIFO, a
+    target of a symlink (followed to its end), as the same kind of path (a
+    command's str, the build's Path). Anything else, a device, a FIFO, a
     directory or a symlink loop, is refused before a byte is written."""
-    path = Path(path)
     info = _stat(path)
     if info is not None and not stat.S_ISREG(info.st_mode):
         raise UnsafePathError(
             f"{short_path(path)} is {kind_of(info.st_mode)}, not a regular file; refusing to write there"
         )
     if os.path.islink(path):
-        return Path(os.path.realpath(path))
+        return type(path)(os.path.realpath(path))
     return path
 
 
-def owner_may_write(path: Path, info: os.stat_result) -> bool:
+def is_file(path: StrPath) -> bool:
+    """Whether a regular file is at `path`, as pathlib's is_file says it: missing is
+    False, but a name too long is an error (os.path.isfile says False to all)."""
+    try:
+        return stat.S_ISREG(os.stat(path).st_mode)
+    except OSError as exc:
+        if exc.errno in (errno.ENOENT, errno.ENOTDIR, errno.EBADF, errno.ELOOP):
+            return False
+        raise
+
+
+def owner_may_write(path: StrPath, info: os.stat_result) -> bool:
     """Whether the user may write an existing file. Root passes every access check,
     so for root the mode bits decide: a 0444 file is read-only for everyone."""
     if os.geteuid() == 0:
@@ -75,7 +89,7 @@ def owner_may_write(path: Path, info: os.stat_result) -> bool:
     return os.access(path, os.W_OK)
 
 
-def read_at_most(path: Path, limit: int) -> bytes:
+def read_at_most(path: StrPath, limit: int) -> bytes:
     """A regular file's bytes, at most `limit + 1` of them (more means too big).
     A FIFO, a device or a folder is refused from its stat, never opened to wait."""
     info = os.stat(path)

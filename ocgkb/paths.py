@@ -3,6 +3,9 @@
 A checkout reads `rulings_data/` and `kb/` beside the package; an installed wheel
 carries copies under `ocgkb/_data/`. The built database goes to the per-user cache
 unless `OCGKB_DB` (or a `--db` option) names another file.
+
+Paths here are strings: a question's start imports no pathlib (with urllib.parse
+and ipaddress, it costs a question 2.7 ms). The build wraps them in `Path`.
 """
 
 from __future__ import annotations
@@ -10,63 +13,81 @@ from __future__ import annotations
 import contextlib
 import os
 import sys
-from pathlib import Path
 
-_PACKAGE = Path(__file__).resolve().parent
+# What a path may be given as: a command's string, the build's and the tests' Path.
+StrPath = str | os.PathLike[str]
 
-
-def _first_existing(*candidates: Path) -> Path:
-    for candidate in candidates:
-        if candidate.is_dir():
-            return candidate
-    return candidates[0]
+_PACKAGE = os.path.dirname(os.path.realpath(__file__))
 
 
-def data_dir() -> Path:
+def plain(path: StrPath) -> str:
+    """`path` spelled as pathlib spells it (`./a//b/` is `a/b`; `..` stays): a
+    folder named twice, by a command and by the build, is the same text in the
+    stat signature (sources/inputs.py) and in every message."""
+    text = os.fspath(path)
+    if os.sep != "/":  # drives and backslashes: pathlib's own rules, where they apply
+        from pathlib import Path
+
+        return str(Path(text))
+    root = "/" if text.startswith("/") else ""
+    if text.startswith("//") and not text.startswith("///"):
+        root = "//"  # POSIX leaves the meaning of exactly two to the system, and pathlib keeps them
+    return root + "/".join(part for part in text.split("/") if part not in ("", ".")) or "."
+
+
+def _bundled(name: str) -> str:
+    """The folder `name` beside the package in a checkout, else the copy a wheel carries."""
+    beside, carried = os.path.join(os.path.dirname(_PACKAGE), name), os.path.join(_PACKAGE, "_data", name)
+    return carried if not os.path.isdir(beside) and os.path.isdir(carried) else beside
+
+
+def data_dir() -> str:
     """The folder of source documents (`OCGKB_DATA` overrides)."""
     if env := os.environ.get("OCGKB_DATA"):
-        return Path(env)
-    return _first_existing(_PACKAGE.parent / "rulings_data", _PACKAGE / "_data" / "rulings_data")
+        return plain(env)
+    return _bundled("rulings_data")
 
 
-def kb_dir() -> Path:
+def kb_dir() -> str:
     """The folder of curated knowledge: ontology, repairs, terms (`OCGKB_KB` overrides)."""
     if env := os.environ.get("OCGKB_KB"):
-        return Path(env)
-    return _first_existing(_PACKAGE.parent / "kb", _PACKAGE / "_data" / "kb")
+        return plain(env)
+    return _bundled("kb")
 
 
-def cache_dir() -> Path:
+def cache_dir() -> str:
     """The per-user cache folder of ocgkb."""
     if sys.platform.startswith("linux"):  # the XDG rule platformdirs applies, without importing it
-        return Path(os.environ.get("XDG_CACHE_HOME") or Path.home() / ".cache") / "ocgkb"
+        home_cache = os.path.join(os.path.expanduser("~"), ".cache")
+        return os.path.join(plain(os.environ.get("XDG_CACHE_HOME") or home_cache), "ocgkb")
     from platformdirs import user_cache_dir
 
-    return Path(user_cache_dir("ocgkb"))
+    return plain(user_cache_dir("ocgkb"))
 
 
-def default_db_path() -> Path:
+def default_db_path() -> str:
     """The built knowledge base: `OCGKB_DB`, else the per-user cache."""
     if env := os.environ.get("OCGKB_DB"):
-        return Path(env)
-    return cache_dir() / "ocgkb.sqlite"
+        return plain(env)
+    return os.path.join(cache_dir(), "ocgkb.sqlite")
 
 
-def parts_dir() -> Path:
+def parts_dir() -> str:
     """Where a build keeps what it may reuse next time, by content hash
     (`OCGKB_PARTS` overrides; by default beside the per-user knowledge base)."""
     if env := os.environ.get("OCGKB_PARTS"):
-        return Path(env)
-    return cache_dir() / "parts"
+        return plain(env)
+    return os.path.join(cache_dir(), "parts")
 
 
-def remove_dead_builds(db_path: Path) -> None:
+def remove_dead_builds(db_path: StrPath) -> None:
     """Remove the half-written files of builds that were killed (kill -9 leaves
     `NAME.building-PID` behind): their process is gone. (One os.scandir on every
     command's start: no glob, whose patterns compile at each start.)"""
-    prefix = f"{db_path.name}.building-"
+    folder, name = os.path.split(os.fspath(db_path))
+    prefix = f"{name}.building-"
     try:
-        with os.scandir(db_path.parent) as entries:
+        with os.scandir(folder or ".") as entries:
             stale = [entry.path for entry in entries if entry.name.startswith(prefix)]
     except OSError:  # no folder yet (or not one): nothing was built there
         return

@@ -148,7 +148,7 @@ def test_clean_up_never_hides_the_real_error(tmp_path, monkeypatch):
         build(tmp_path / "kb.sqlite", SMALL, KB)
 
 
-@pytest.mark.parametrize("folder", ["a#b", "a?b", "a%20b", "a b"])
+@pytest.mark.parametrize("folder", ["a#b", "a?b", "a%20b", "a b", "a%", "卡 #?%41&mode=rw"])
 def test_any_path_works_and_opens_nothing_else(small_kb, tmp_path, folder):
     place = tmp_path / folder
     place.mkdir()

@@ -53,7 +53,7 @@ class RememberedCardForms:
     """`char_readings` and `phrase_syllables`, read from and saved to a content-addressed file."""
 
     def __init__(self, folder: Path | None = None) -> None:
-        self.path = (folder or paths.parts_dir()) / f"card-forms-{_key()}.json"
+        self.path = Path(folder or paths.parts_dir()) / f"card-forms-{_key()}.json"
         known = self._load()
         self._readings: dict[str, str] | None = known.get("readings")
         self._known_phrases: dict[str, list[str]] = known.get("phrases", {})

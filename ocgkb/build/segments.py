@@ -29,7 +29,7 @@ class RememberedSegmenter:
 
     def __init__(self, segmenter: Segmenter, folder: Path | None = None) -> None:
         self._segmenter = segmenter
-        self.path = (folder or paths.parts_dir()) / f"segments-{self._key()}.json"
+        self.path = Path(folder or paths.parts_dir()) / f"segments-{self._key()}.json"
         self._known = self._load()
         self._used: dict[str, list[str]] = {}
         self.reused = 0

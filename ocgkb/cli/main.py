@@ -8,11 +8,10 @@ from __future__ import annotations
 
 import json
 import sys
-from pathlib import Path
 
 import click
 
-from ocgkb import NotFound, OcgkbError, __version__
+from ocgkb import NotFound, OcgkbError, __version__, paths
 from ocgkb.cli.options import TEXT, count_option, search_filters
 from ocgkb.store import schema  # the kinds and limits, with no query code (--help stays fast)
 
@@ -31,7 +30,7 @@ def _build_progress(run):
         return run(lambda name: bar.update(1))
 
 
-def _where(ctx: click.Context) -> tuple[Path | None, Path | None, Path | None]:
+def _where(ctx: click.Context) -> tuple[str | None, str | None, str | None]:
     """The knowledge base file, the sources and the curated files the options name."""
     options = ctx.find_root().obj or {}
     return options.get("db"), options.get("data_dir"), options.get("kb_dir")
@@ -104,7 +103,6 @@ def _sqlite_message(exc: Exception, damaged: bool) -> str:
 
 
 def _rebuild_damaged(ctx: click.Context, exc: Exception) -> None:
-    from ocgkb import paths
     from ocgkb.store.door import repair
 
     db, data_dir, kb_dir = _where(ctx)
@@ -143,24 +141,24 @@ def _on_sigterm(signum, frame):
 @click.version_option(__version__, prog_name="ocgkb")
 @click.option(
     "--db",
-    type=click.Path(dir_okay=False, path_type=Path),
+    type=click.Path(dir_okay=False),
     envvar="OCGKB_DB",
     help="The knowledge base file (default: the per-user cache; env OCGKB_DB).",
 )
 @click.option(
     "--data-dir",
-    type=click.Path(file_okay=False, path_type=Path),
+    type=click.Path(file_okay=False),
     envvar="OCGKB_DATA",
     help="The source documents (default: the bundled rulings_data/; env OCGKB_DATA).",
 )
 @click.option(
     "--kb-dir",
-    type=click.Path(file_okay=False, path_type=Path),
+    type=click.Path(file_okay=False),
     envvar="OCGKB_KB",
     help="The curated ontology and lists (default: the bundled kb/; env OCGKB_KB).",
 )
 @click.pass_context
-def main(ctx: click.Context, db: Path | None, data_dir: Path | None, kb_dir: Path | None) -> None:
+def main(ctx: click.Context, db: str | None, data_dir: str | None, kb_dir: str | None) -> None:
     """A rulings knowledge base for the Yu-Gi-Oh! OCG, over the Chinese rule texts.
 
     \b
@@ -173,8 +171,10 @@ def main(ctx: click.Context, db: Path | None, data_dir: Path | None, kb_dir: Pat
 
     The knowledge base is built on first use and rebuilt when a source changes.
     """
+    # Spelled as pathlib would (`./kb/` is `kb`), in strings: no pathlib on a question's start.
+    db, data_dir, kb_dir = (None if value is None else paths.plain(value) for value in (db, data_dir, kb_dir))
     for option, value in (("--db", db), ("--data-dir", data_dir), ("--kb-dir", kb_dir)):
-        if value is not None and str(value) in ("", "."):
+        if value == ".":
             raise click.UsageError(f"{option}: an empty path")
     ctx.obj = {"db": db, "data_dir": data_dir, "kb_dir": kb_dir}
 
@@ -378,11 +378,11 @@ def concept(ctx, name, as_json) -> None:
 
 
 @main.command()
-@click.argument("path", type=click.Path(path_type=Path), required=False)
+@click.argument("path", type=click.Path(), required=False)
 @click.option("--json", "as_json", is_flag=True, help="Print the replays as JSON.")
 @click.option("-q", "--quiet", is_flag=True, help="Only say which scenarios pass or fail.")
 @click.pass_context
-def replay(ctx: click.Context, path: Path | None, as_json: bool, quiet: bool) -> None:
+def replay(ctx: click.Context, path: str | None, as_json: bool, quiet: bool) -> None:
     """Replay a scenario file (or every scenario in a folder) step by step: the
     chain links as they are built and resolved, each ATK change with its layer,
     each missed timing with its reason, and the final state.
@@ -399,7 +399,6 @@ def replay(ctx: click.Context, path: Path | None, as_json: bool, quiet: bool) ->
       ocgkb replay atk_rush_then_gale
       ocgkb replay -q
     """
-    from ocgkb import paths
     from ocgkb.views.replay import replay_view
 
     view = replay_view(path, ctx.find_root().obj["kb_dir"] or paths.kb_dir())
@@ -534,17 +533,17 @@ def serve(ctx: click.Context, host: str, port: int, workers: int, quiet: bool, *
     click.echo("ocgkb: stopped", err=True)
 
 
-def _serve_environment(ctx: click.Context, allowed: list[str]) -> Path:
+def _serve_environment(ctx: click.Context, allowed: list[str]) -> str:
     """Build once here, with progress, not once in every worker; then put what the
     workers need in the environment (they are fresh processes). The knowledge base's path."""
     import os
 
     kb = _open(ctx)
     options = ctx.find_root().obj
-    os.environ["OCGKB_DB"] = str(kb.path)
+    os.environ["OCGKB_DB"] = kb.path
     for name, key in (("OCGKB_DATA", "data_dir"), ("OCGKB_KB", "kb_dir")):
         if options[key]:
-            os.environ[name] = str(Path(options[key]).resolve())
+            os.environ[name] = os.path.realpath(options[key])
     os.environ["OCGKB_ALLOWED_HOSTS"] = ",".join(allowed)
     kb.close()
     return kb.path

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from pathlib import Path
+import os
 
 import click
 
@@ -320,7 +320,7 @@ def render_replay(outcomes: list[dict], quiet: bool = False) -> str:
     }
     out = []
     for outcome in outcomes:
-        name = Path(outcome["file"]).name
+        name = os.path.basename(outcome["file"])
         if outcome["status"] == "malformed":
             out.append(f"{marks['malformed']} {name}: {outcome['reason']}")
             continue

@@ -6,32 +6,34 @@ command's start loads neither its document model nor a hash library."""
 from __future__ import annotations
 
 import os
-from pathlib import Path
+
+from ocgkb.paths import StrPath, plain
 
 
-def _listed(folder: Path, suffix: str = "", files_only: bool = False) -> list[str]:
-    """The names in a folder ending in `suffix`, in name order (os.scandir: no
-    Path object per file on a command's start-up path)."""
+def _listed(folder: StrPath, suffix: str = "", files_only: bool = False) -> list[str]:
+    """The paths in a folder ending in `suffix`, in name order, the folder spelled
+    alike whether a command or the build names it (os.scandir and strings: no
+    pathlib on a command's start-up path)."""
     try:
         with os.scandir(folder) as entries:
             names = [e.name for e in entries if e.name.endswith(suffix) and (not files_only or e.is_file())]
     except (FileNotFoundError, NotADirectoryError):
         return []
-    base = str(folder)
+    base = plain(folder)
     return [os.path.join(base, name) for name in sorted(names)]
 
 
-def input_files(data_dir: Path, kb_dir: Path) -> list[str]:
+def input_files(data_dir: StrPath, kb_dir: StrPath) -> list[str]:
     """Every file a build reads: the corpus folder and the curated files."""
     files = _listed(data_dir, files_only=True)
     # Every curated file, found by listing kb/: a new one is an input without being declared.
     files += _listed(kb_dir, ".yaml", files_only=True)
     for folder in ("scenarios", "questions"):
-        files += _listed(kb_dir / folder, ".yaml")
+        files += _listed(os.path.join(kb_dir, folder), ".yaml")
     return files
 
 
-def fingerprint(data_dir: Path, kb_dir: Path, schema_version: str) -> str:
+def fingerprint(data_dir: StrPath, kb_dir: StrPath, schema_version: str) -> str:
     """One hash over everything a build reads; a change in any of it means rebuild.
     It hashes bytes and parses nothing."""
     import hashlib  # OpenSSL's load is a tenth of a query's start-up; only this and builds hash
@@ -47,7 +49,7 @@ def fingerprint(data_dir: Path, kb_dir: Path, schema_version: str) -> str:
     return digest.hexdigest()
 
 
-def stat_signature(data_dir: Path, kb_dir: Path, schema_version: str) -> str:
+def stat_signature(data_dir: StrPath, kb_dir: StrPath, schema_version: str) -> str:
     """What the files a build reads look like from outside (name, size, modification
     time): while it is unchanged, so is the fingerprint, and no byte need be hashed.
     A file touched but not changed only costs the full check. Kept as plain text

@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import re
-from pathlib import Path
 
 from ocgkb import OntologyError, paths
 from ocgkb.text.normalize import Normalizer, squash
@@ -113,10 +112,12 @@ class Ontology:
         return found
 
     @classmethod
-    def load(cls, kb_dir: Path | None = None, normalize: Normalizer | None = None) -> Ontology:
+    def load(cls, kb_dir: paths.StrPath | None = None, normalize: Normalizer | None = None) -> Ontology:
+        from pathlib import Path  # here: the build reads the YAML, a question the stored ontology
+
         from ocgkb import yamlio
 
-        path = (kb_dir or paths.kb_dir()) / "concepts.yaml"
+        path = Path(kb_dir or paths.kb_dir()) / "concepts.yaml"
         try:
             data = yamlio.load(path.read_text(encoding="utf-8"))
         except (OSError, UnicodeDecodeError, yamlio.YAMLError) as exc:

@@ -5,12 +5,13 @@ Opening, building, checking and repairing one go through `store/door.py`."""
 from __future__ import annotations
 
 import json
+import os
 import sqlite3
 from collections import OrderedDict
 from collections.abc import Callable, Hashable, Iterable, Iterator, Mapping
-from pathlib import Path
 from typing import Any, Generic, TypeVar, overload
 
+from ocgkb.paths import StrPath, plain
 from ocgkb.text.normalize import Normalizer
 
 # A list of values as one JSON parameter: `WHERE term IN {IN_JSON}` with
@@ -123,8 +124,8 @@ class memoized(Generic[T]):  # lower case: a decorator, like functools.cached_pr
 class KnowledgeBase:
     """Read-only access to a built knowledge base."""
 
-    def __init__(self, path: Path) -> None:
-        self.path = Path(path)
+    def __init__(self, path: StrPath) -> None:
+        self.path = plain(path)
         self.conn = connect_read_only(self.path)
         self.conn.row_factory = sqlite3.Row
         self._memo: dict[Hashable, Any] = {}
@@ -199,12 +200,16 @@ def like_literal(text: str) -> str:
     return text.replace("\\", "\\\\").replace("%", "\\%").replace("_", "\\_")
 
 
-def connect_read_only(path: Path) -> sqlite3.Connection:
-    """A read-only connection to a file whatever its name: the URI escapes # ? %
-    and spaces, so /tmp/a#b/kb.sqlite never opens /tmp/a. Any thread may use it
-    (a web server opens it in one and answers in another): it only reads, and
-    SQLite serialises access to one connection itself."""
-    from urllib.parse import quote
-
-    uri = f"file:{quote(str(Path(path).resolve()))}?mode=ro"
+def connect_read_only(path: StrPath) -> sqlite3.Connection:
+    """A read-only connection to a file whatever its name: the URI escapes what
+    would end or escape its path, so /tmp/a#b/kb.sqlite never opens /tmp/a. Any
+    thread may use it (a web server opens it in one and answers in another): it
+    only reads, and SQLite serialises access to one connection itself."""
+    uri = f"file:{os.path.realpath(path).translate(_URI_ESCAPES)}?mode=ro"
     return sqlite3.connect(uri, uri=True, check_same_thread=False)
+
+
+# In a file: URI's path SQLite reads `?` as the parameters' start, `#` as the
+# fragment's and `%` as an escape; every other character (spaces, Chinese) is the
+# file's own. (Escaped here, not by urllib.parse: a question's start imports none of it.)
+_URI_ESCAPES = str.maketrans({"%": "%25", "?": "%3F", "#": "%23"})

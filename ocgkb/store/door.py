@@ -13,17 +13,19 @@ import os
 import sqlite3
 import stat
 from collections.abc import Callable, Iterator
-from pathlib import Path
 from typing import TYPE_CHECKING, NamedTuple
 
 from ocgkb import OcgkbError, paths
-from ocgkb.files import UnsafePathError, kind_of, replaceable
+from ocgkb.files import UnsafePathError, is_file, kind_of, replaceable
+from ocgkb.paths import StrPath
 from ocgkb.sources import inputs
 from ocgkb.store.damage import is_damage
 from ocgkb.store.database import KnowledgeBase, connect_read_only
 from ocgkb.store.schema import SCHEMA_VERSION
 
 if TYPE_CHECKING:
+    from pathlib import Path  # open_kb, build and repair name it; a str serves as well
+
     from ocgkb.build.pipeline import BuildReport
 
 # What the front ends use: the knowledge base and its file, and the four operations.
@@ -47,7 +49,7 @@ class Signature(NamedTuple):
     mtime_ns: int
 
 
-def signature(path: Path) -> Signature | None:
+def signature(path: StrPath) -> Signature | None:
     try:
         info = os.stat(path)
     except OSError:
@@ -87,7 +89,7 @@ def open_kb(
             return KnowledgeBase(db_path)
         if locked is False and _fingerprint_of(db_path) is not None:
             # Nothing can be written here: say so at once instead of building in vain.
-            stale_kept(f"cannot write to {db_path.parent}; using the stale knowledge base built before")
+            stale_kept(f"cannot write to {_folder(db_path)}; using the stale knowledge base built before")
             return KnowledgeBase(db_path)
         try:
             run_build(data_dir, kb_dir, on_build)
@@ -132,7 +134,7 @@ def repair(
     return True
 
 
-def is_current(db_path: Path, data_dir: Path | None = None, kb_dir: Path | None = None) -> bool:
+def is_current(db_path: StrPath, data_dir: StrPath | None = None, kb_dir: StrPath | None = None) -> bool:
     """Whether a build is of the inputs as they are now: at once when no input file
     looks touched since the build, else by hashing every input's bytes."""
     kb = _open_if_current(db_path, data_dir, kb_dir)
@@ -142,11 +144,13 @@ def is_current(db_path: Path, data_dir: Path | None = None, kb_dir: Path | None 
     return True
 
 
-def _open_if_current(db_path: Path, data_dir: Path | None, kb_dir: Path | None) -> KnowledgeBase | None:
+def _open_if_current(
+    db_path: StrPath, data_dir: StrPath | None, kb_dir: StrPath | None
+) -> KnowledgeBase | None:
     """The knowledge base, open, when it is a build of the inputs as they are now
     (see `is_current`); else None. The connection that checked it is the one kept:
     SQLite reads the schema and readies the full-text index once, not twice."""
-    if not db_path.is_file():
+    if not is_file(db_path):
         return None
     try:
         kb = KnowledgeBase(db_path)
@@ -163,7 +167,7 @@ def _open_if_current(db_path: Path, data_dir: Path | None, kb_dir: Path | None) 
     return kb if current else None
 
 
-def _is_current(recorded: dict[str, str] | None, data_dir: Path | None, kb_dir: Path | None) -> bool:
+def _is_current(recorded: dict[str, str] | None, data_dir: StrPath | None, kb_dir: StrPath | None) -> bool:
     if recorded is None:
         return False
     data_dir, kb_dir = data_dir or paths.data_dir(), kb_dir or paths.kb_dir()
@@ -172,12 +176,14 @@ def _is_current(recorded: dict[str, str] | None, data_dir: Path | None, kb_dir: 
     return recorded["fingerprint"] == _wanted_fingerprint(data_dir, kb_dir)
 
 
-def check(db_path: Path | None = None, data_dir: Path | None = None, kb_dir: Path | None = None) -> dict:
+def check(
+    db_path: StrPath | None = None, data_dir: StrPath | None = None, kb_dir: StrPath | None = None
+) -> dict:
     """Whether a built knowledge base is sound (SQLite's integrity check) and up to
     date (built from the sources and curated files as they are now)."""
-    db_path = Path(db_path or paths.default_db_path())
-    result = {"path": str(db_path), "integrity": "missing", "up_to_date": False, "sound": False}
-    if not db_path.is_file():
+    db_path = paths.plain(db_path or paths.default_db_path())
+    result = {"path": db_path, "integrity": "missing", "up_to_date": False, "sound": False}
+    if not is_file(db_path):
         return result
     try:
         conn = connect_read_only(db_path)
@@ -193,18 +199,23 @@ def check(db_path: Path | None = None, data_dir: Path | None = None, kb_dir: Pat
     return result
 
 
-def _place(db_path: Path | None) -> Path:
+def _place(db_path: StrPath | None) -> str:
     # A device, FIFO or symlink loop is refused before anything is built; a symlink is followed.
-    return replaceable(Path(db_path or paths.default_db_path()))
+    return replaceable(paths.plain(db_path or paths.default_db_path()))
+
+
+def _folder(db_path: str) -> str:
+    """The folder a knowledge base file is in (`.` for a bare name, as pathlib's parent)."""
+    return os.path.dirname(db_path) or "."
 
 
 @contextlib.contextmanager
-def _build_locked(db_path: Path) -> Iterator[tuple[bool | None, Callable[..., BuildReport]]]:
+def _build_locked(db_path: str) -> Iterator[tuple[bool | None, Callable[..., BuildReport]]]:
     """The build lock held, and the one way to build `db_path` while it is:
     `run_build(data_dir, kb_dir, on_build)`. Yields whether the lock was taken
     (see `_lock`) beside it."""
 
-    def run_build(data_dir: Path | None, kb_dir: Path | None, on_build: OnBuild | None) -> BuildReport:
+    def run_build(data_dir: StrPath | None, kb_dir: StrPath | None, on_build: OnBuild | None) -> BuildReport:
         from ocgkb.build.pipeline import build as build_into
 
         def run(progress: Progress | None = None) -> BuildReport:
@@ -217,7 +228,7 @@ def _build_locked(db_path: Path) -> Iterator[tuple[bool | None, Callable[..., Bu
 
 
 @contextlib.contextmanager
-def _lock(db_path: Path) -> Iterator[bool | None]:
+def _lock(db_path: str) -> Iterator[bool | None]:
     """One build at a time for a knowledge base: a lock file beside it, held with
     flock, so a second process waits for the first and then uses its result.
     Yields True when locked, False where no file can be made there (the place is
@@ -228,9 +239,9 @@ def _lock(db_path: Path) -> Iterator[bool | None]:
         yield None
         return
     db_path = replaceable(db_path)
-    lock_path = replaceable(db_path.with_name(db_path.name + ".lock"))  # a FIFO or device there: refused
+    lock_path = replaceable(db_path + ".lock")  # a FIFO or device there: refused
     try:
-        db_path.parent.mkdir(parents=True, exist_ok=True)
+        os.makedirs(_folder(db_path), exist_ok=True)
         handle = open(lock_path, "a+b")  # noqa: SIM115 - held for the whole build
     except OSError:
         yield False
@@ -247,10 +258,10 @@ def _lock(db_path: Path) -> Iterator[bool | None]:
         handle.close()  # closing releases the lock
 
 
-def _recorded(db_path: Path) -> dict[str, str] | None:
+def _recorded(db_path: str) -> dict[str, str] | None:
     """The input fingerprint and stat signature a built database records; None when
     it is not a usable build."""
-    if not db_path.is_file():
+    if not is_file(db_path):
         return None
     try:
         conn = connect_read_only(db_path)
@@ -272,11 +283,11 @@ def _recorded_in(conn: sqlite3.Connection) -> dict[str, str] | None:
     return recorded if recorded.get("fingerprint") else None
 
 
-def _fingerprint_of(db_path: Path) -> str | None:
+def _fingerprint_of(db_path: str) -> str | None:
     """The input fingerprint a built database records; None when it is not a usable build."""
     recorded = _recorded(db_path)
     return recorded["fingerprint"] if recorded else None
 
 
-def _wanted_fingerprint(data_dir: Path | None = None, kb_dir: Path | None = None) -> str:
+def _wanted_fingerprint(data_dir: StrPath | None = None, kb_dir: StrPath | None = None) -> str:
     return inputs.fingerprint(data_dir or paths.data_dir(), kb_dir or paths.kb_dir(), SCHEMA_VERSION)

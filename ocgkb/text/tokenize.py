@@ -15,11 +15,15 @@ from __future__ import annotations
 import contextlib
 import functools
 import math
+import os
 import re
 from collections.abc import Callable, Iterable, Mapping
-from pathlib import Path
+from typing import TYPE_CHECKING
 
 from ocgkb import paths
+
+if TYPE_CHECKING:
+    from pathlib import Path
 
 LATIN_WORD = re.compile(r"[a-z0-9]+(?:[.'][a-z0-9]+)*")
 MAX_WORD = 12
@@ -130,9 +134,9 @@ class Segmenter:
             tokenizer = jieba.Tokenizer()
             # jieba keeps its prefix dictionary in the system's temporary folder by
             # default; ours stays in our own cache, where no other user can plant one.
-            tokenizer.tmp_dir = str(paths.parts_dir())
+            tokenizer.tmp_dir = paths.parts_dir()
             with contextlib.suppress(OSError):  # unwritable: jieba only skips its cache
-                paths.parts_dir().mkdir(parents=True, exist_ok=True)
+                os.makedirs(paths.parts_dir(), exist_ok=True)
             for word in self._extra:
                 tokenizer.add_word(word, freq=2000)
             self._cut = tokenizer.cut_for_search
@@ -169,6 +173,7 @@ def jieba_folder() -> Path:
     the import costs 0.3 s (jieba loads pkg_resources), and a build whose
     segmentation is remembered (build/segments.py) cuts nothing with it."""
     import importlib.util
+    from pathlib import Path  # here: only a build reads jieba's files, a question imports no pathlib
 
     spec = importlib.util.find_spec("jieba")
     if spec is None or not spec.submodule_search_locations:

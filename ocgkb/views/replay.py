@@ -3,13 +3,14 @@ scenarios that replay given passages, which answers and sections show."""
 
 from __future__ import annotations
 
-from pathlib import Path
+import os
 
+from ocgkb.paths import StrPath
 from ocgkb.store import cards, scenarios
 from ocgkb.store.database import KnowledgeBase
 
 
-def replay_view(path: Path | None, kb_dir: Path) -> dict:
+def replay_view(path: StrPath | None, kb_dir: StrPath) -> dict:
     """`{"outcomes": [...], "exit": N}`: each file's verdict (pass, mismatch or
     malformed) with its log and final state; `exit` is the worst result. One
     malformed file named on its own is a ScenarioError."""
@@ -44,7 +45,7 @@ def scenarios_replaying_groups(kb: KnowledgeBase, groups: list[list[str]]) -> li
     return shown
 
 
-def scenario_view(kb: KnowledgeBase, name: str, kb_dir: Path) -> dict:
+def scenario_view(kb: KnowledgeBase, name: str, kb_dir: StrPath) -> dict:
     """One curated scenario, by the name the knowledge base lists it under, replayed:
     its verdict, the log step by step and the final state. A name the knowledge base
     does not list is NotFound (so no path from outside ever reaches the file system)."""
@@ -53,7 +54,7 @@ def scenario_view(kb: KnowledgeBase, name: str, kb_dir: Path) -> dict:
     row = scenarios.scenario(kb, name)
     if row is None:
         raise NotFound(f"no scenario {name!r}")
-    outcome = replay_view(Path(kb_dir) / "scenarios" / row["file"], kb_dir)["outcomes"][0]
+    outcome = replay_view(os.path.join(kb_dir, "scenarios", row["file"]), kb_dir)["outcomes"][0]
     # Scenarios may invent cards (占位怪兽) to play a rule out: only real ones are linked.
     names = list((outcome.get("state") or {}).get("cards", {}))
     known = cards.known_cards(kb, names)

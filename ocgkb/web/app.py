@@ -126,7 +126,7 @@ def create_app(
             Exception: server_error,
         },
     )
-    app.state.kb_dir = Path(kb_dir) if kb_dir else paths.kb_dir()
+    app.state.kb_dir = kb_dir or paths.kb_dir()
     _load(app, kb)
     app.state.watch = Watch(kb.path, lambda path: _load(app, KnowledgeBase(path)), data_dir, kb_dir)
     # add_middleware puts each outside the last: the headers go on every answer.
