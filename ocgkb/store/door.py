@@ -24,8 +24,6 @@ from ocgkb.store.database import KnowledgeBase, connect_read_only
 from ocgkb.store.schema import SCHEMA_VERSION
 
 if TYPE_CHECKING:
-    from pathlib import Path  # open_kb, build and repair name it; a str serves as well
-
     from ocgkb.build.pipeline import BuildReport
 
 # What the front ends use: the knowledge base and its file, and the four operations.
@@ -65,9 +63,9 @@ def build_steps() -> int:
 
 
 def open_kb(
-    db_path: Path | None = None,
-    data_dir: Path | None = None,
-    kb_dir: Path | None = None,
+    db_path: StrPath | None = None,
+    data_dir: StrPath | None = None,
+    kb_dir: StrPath | None = None,
     on_build: OnBuild | None = None,
     on_stale_kept: Callable[[str], None] | None = None,
 ) -> KnowledgeBase:
@@ -101,9 +99,9 @@ def open_kb(
 
 
 def build(
-    db_path: Path | None = None,
-    data_dir: Path | None = None,
-    kb_dir: Path | None = None,
+    db_path: StrPath | None = None,
+    data_dir: StrPath | None = None,
+    kb_dir: StrPath | None = None,
     on_build: OnBuild | None = None,
 ) -> BuildReport:
     """Build the knowledge base now, whatever is there, and return the build report."""
@@ -112,9 +110,9 @@ def build(
 
 
 def repair(
-    db_path: Path | None = None,
-    data_dir: Path | None = None,
-    kb_dir: Path | None = None,
+    db_path: StrPath | None = None,
+    data_dir: StrPath | None = None,
+    kb_dir: StrPath | None = None,
     seen: Signature | None = None,
     on_build: OnBuild | None = None,
 ) -> bool:
