@@ -16,6 +16,8 @@ import sys
 
 # What a path may be given as: a command's string, the build's and the tests' Path.
 StrPath = str | os.PathLike[str]
+# A path given, or None for its default place (the functions below).
+Where = StrPath | None
 
 _PACKAGE = os.path.dirname(os.path.realpath(__file__))
 

@@ -24,6 +24,7 @@ from ocgkb.build.mentions import CardMentions, collect_mentions
 from ocgkb.build.segments import RememberedSegmenter
 from ocgkb.build.write import Built, write
 from ocgkb.files import replaceable
+from ocgkb.paths import Where
 from ocgkb.sources import curated
 from ocgkb.sources import manifest as sources
 from ocgkb.sources.card_facts import read_card_facts
@@ -90,10 +91,7 @@ BUILD_STEPS = ("read", "parse", "names", "concepts", "links", "duplicates", "ind
 
 
 def build(
-    db_path: Path | None = None,
-    data_dir: Path | None = None,
-    kb_dir: Path | None = None,
-    progress: Progress | None = None,
+    db_path: Where = None, data_dir: Where = None, kb_dir: Where = None, progress: Progress | None = None
 ) -> BuildReport:
     """Build the knowledge base into `db_path` and return the build report."""
     # Refused before the work, not after it: a device or FIFO is never replaced.

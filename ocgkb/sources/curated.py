@@ -24,12 +24,12 @@ def read_mapping(path: Path, missing_ok: bool = False) -> dict:
     return data
 
 
-def _curated(kb_dir: paths.StrPath | None, name: str) -> Path:
+def _curated(kb_dir: paths.Where, name: str) -> Path:
     """A curated file of `kb_dir` (by default the bundled kb/)."""
     return Path(kb_dir or paths.kb_dir()) / name
 
 
-def repairs(kb_dir: paths.StrPath | None = None) -> dict[str, str]:
+def repairs(kb_dir: paths.Where = None) -> dict[str, str]:
     """kb/repairs.yaml: the corrupted-character table, one character to one character."""
     table = read_mapping(_curated(kb_dir, "repairs.yaml")).get("repairs") or {}
     if not isinstance(table, dict):
@@ -37,6 +37,6 @@ def repairs(kb_dir: paths.StrPath | None = None) -> dict[str, str]:
     return {str(k): str(v) for k, v in table.items()}
 
 
-def name_rules(kb_dir: paths.StrPath | None = None, concept_terms: Iterable[str] = ()) -> NameRules:
+def name_rules(kb_dir: paths.Where = None, concept_terms: Iterable[str] = ()) -> NameRules:
     """kb/terms.yaml: which 「」 hold a term rather than a card, and the words around a card."""
     return NameRules.from_mapping(read_mapping(_curated(kb_dir, "terms.yaml")), concept_terms)

@@ -112,7 +112,7 @@ class Ontology:
         return found
 
     @classmethod
-    def load(cls, kb_dir: paths.StrPath | None = None, normalize: Normalizer | None = None) -> Ontology:
+    def load(cls, kb_dir: paths.Where = None, normalize: Normalizer | None = None) -> Ontology:
         from pathlib import Path  # here: the build reads the YAML, a question the stored ontology
 
         from ocgkb import yamlio

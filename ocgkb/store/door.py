@@ -17,7 +17,7 @@ from typing import TYPE_CHECKING, NamedTuple
 
 from ocgkb import OcgkbError, paths
 from ocgkb.files import UnsafePathError, is_file, kind_of, replaceable
-from ocgkb.paths import StrPath
+from ocgkb.paths import StrPath, Where
 from ocgkb.sources import inputs
 from ocgkb.store.damage import is_damage
 from ocgkb.store.database import KnowledgeBase, connect_read_only
@@ -63,9 +63,9 @@ def build_steps() -> int:
 
 
 def open_kb(
-    db_path: StrPath | None = None,
-    data_dir: StrPath | None = None,
-    kb_dir: StrPath | None = None,
+    db_path: Where = None,
+    data_dir: Where = None,
+    kb_dir: Where = None,
     on_build: OnBuild | None = None,
     on_stale_kept: Callable[[str], None] | None = None,
 ) -> KnowledgeBase:
@@ -99,10 +99,7 @@ def open_kb(
 
 
 def build(
-    db_path: StrPath | None = None,
-    data_dir: StrPath | None = None,
-    kb_dir: StrPath | None = None,
-    on_build: OnBuild | None = None,
+    db_path: Where = None, data_dir: Where = None, kb_dir: Where = None, on_build: OnBuild | None = None
 ) -> BuildReport:
     """Build the knowledge base now, whatever is there, and return the build report."""
     with _build_locked(_place(db_path)) as (_, run_build):
@@ -110,9 +107,9 @@ def build(
 
 
 def repair(
-    db_path: StrPath | None = None,
-    data_dir: StrPath | None = None,
-    kb_dir: StrPath | None = None,
+    db_path: Where = None,
+    data_dir: Where = None,
+    kb_dir: Where = None,
     seen: Signature | None = None,
     on_build: OnBuild | None = None,
 ) -> bool:
@@ -132,7 +129,7 @@ def repair(
     return True
 
 
-def is_current(db_path: StrPath, data_dir: StrPath | None = None, kb_dir: StrPath | None = None) -> bool:
+def is_current(db_path: StrPath, data_dir: Where = None, kb_dir: Where = None) -> bool:
     """Whether a build is of the inputs as they are now: at once when no input file
     looks touched since the build, else by hashing every input's bytes."""
     kb = _open_if_current(db_path, data_dir, kb_dir)
@@ -142,9 +139,7 @@ def is_current(db_path: StrPath, data_dir: StrPath | None = None, kb_dir: StrPat
     return True
 
 
-def _open_if_current(
-    db_path: StrPath, data_dir: StrPath | None, kb_dir: StrPath | None
-) -> KnowledgeBase | None:
+def _open_if_current(db_path: StrPath, data_dir: Where, kb_dir: Where) -> KnowledgeBase | None:
     """The knowledge base, open, when it is a build of the inputs as they are now
     (see `is_current`); else None. The connection that checked it is the one kept:
     SQLite reads the schema and readies the full-text index once, not twice."""
@@ -165,7 +160,7 @@ def _open_if_current(
     return kb if current else None
 
 
-def _is_current(recorded: dict[str, str] | None, data_dir: StrPath | None, kb_dir: StrPath | None) -> bool:
+def _is_current(recorded: dict[str, str] | None, data_dir: Where, kb_dir: Where) -> bool:
     if recorded is None:
         return False
     data_dir, kb_dir = data_dir or paths.data_dir(), kb_dir or paths.kb_dir()
@@ -174,9 +169,7 @@ def _is_current(recorded: dict[str, str] | None, data_dir: StrPath | None, kb_di
     return recorded["fingerprint"] == _wanted_fingerprint(data_dir, kb_dir)
 
 
-def check(
-    db_path: StrPath | None = None, data_dir: StrPath | None = None, kb_dir: StrPath | None = None
-) -> dict:
+def check(db_path: Where = None, data_dir: Where = None, kb_dir: Where = None) -> dict:
     """Whether a built knowledge base is sound (SQLite's integrity check) and up to
     date (built from the sources and curated files as they are now)."""
     db_path = paths.plain(db_path or paths.default_db_path())
@@ -197,7 +190,7 @@ def check(
     return result
 
 
-def _place(db_path: StrPath | None) -> str:
+def _place(db_path: Where) -> str:
     # A device, FIFO or symlink loop is refused before anything is built; a symlink is followed.
     return replaceable(paths.plain(db_path or paths.default_db_path()))
 
@@ -213,7 +206,7 @@ def _build_locked(db_path: str) -> Iterator[tuple[bool | None, Callable[..., Bui
     `run_build(data_dir, kb_dir, on_build)`. Yields whether the lock was taken
     (see `_lock`) beside it."""
 
-    def run_build(data_dir: StrPath | None, kb_dir: StrPath | None, on_build: OnBuild | None) -> BuildReport:
+    def run_build(data_dir: Where, kb_dir: Where, on_build: OnBuild | None) -> BuildReport:
         from ocgkb.build.pipeline import build as build_into
 
         def run(progress: Progress | None = None) -> BuildReport:
@@ -287,5 +280,5 @@ def _fingerprint_of(db_path: str) -> str | None:
     return recorded["fingerprint"] if recorded else None
 
 
-def _wanted_fingerprint(data_dir: StrPath | None = None, kb_dir: StrPath | None = None) -> str:
+def _wanted_fingerprint(data_dir: Where = None, kb_dir: Where = None) -> str:
     return inputs.fingerprint(data_dir or paths.data_dir(), kb_dir or paths.kb_dir(), SCHEMA_VERSION)

@@ -16,6 +16,9 @@ CANDIDATE_FIELDS = ", ".join(
 )
 
 
+Text = str | None  # a restriction's value, None for none
+
+
 class Restriction:
     """Which passages a search may return, as SQL over `passages p` (empty: all).
     Built from filter values already resolved: a concept's id, a card's name. (A
@@ -28,16 +31,11 @@ class Restriction:
 
     @classmethod
     def of(
-        cls,
-        kind: str | None = None,
-        section: str | None = None,
-        concept: str | None = None,
-        card: str | None = None,
-        since: str | None = None,
-        until: str | None = None,
+        cls, kind: Text, section: Text, concept: Text, card: Text, since: Text, until: Text
     ) -> Restriction:
-        """`section` keeps the sections below it too; with both dates, one date of
-        the passage inside both bounds, not one date per bound."""
+        """Each value None when not restricted. `section` keeps the sections below it
+        too; with both dates, one date of the passage inside both bounds, not one
+        date per bound."""
         clauses: list[str] = []
         params: list[str] = []
         if kind:

@@ -5,12 +5,12 @@ from __future__ import annotations
 
 import os
 
-from ocgkb.paths import StrPath
+from ocgkb.paths import StrPath, Where
 from ocgkb.store import cards, scenarios
 from ocgkb.store.database import KnowledgeBase
 
 
-def replay_view(path: StrPath | None, kb_dir: StrPath) -> dict:
+def replay_view(path: Where, kb_dir: StrPath) -> dict:
     """`{"outcomes": [...], "exit": N}`: each file's verdict (pass, mismatch or
     malformed) with its log and final state; `exit` is the worst result. One
     malformed file named on its own is a ScenarioError."""
