@@ -46,3 +46,22 @@ def passages_mentioning(kb: KnowledgeBase, card: str, limit: int) -> dict[str, s
         (card, limit),
     )
     return {r[0]: r[1] for r in rows}
+
+
+def cards_by_password(kb: KnowledgeBase, passwords: list[str]) -> dict[str, sqlite3.Row]:
+    """The card each of these passwords prints, an alternate artwork's password
+    (`alt_passwords`, comma-separated) included; a password no card has is left out."""
+    if not passwords:
+        return {}
+    rows = kb.query(
+        f"""SELECT * FROM cards WHERE password IN {IN_JSON}
+            OR (alt_passwords IS NOT NULL AND EXISTS (
+                SELECT 1 FROM json_each(?) j WHERE ',' || alt_passwords || ',' LIKE '%,' || j.value || ',%'))""",
+        (json_values(passwords), json_values(passwords)),
+    )
+    found = {}
+    for row in rows:
+        for password in (str(row["password"]), *(row["alt_passwords"] or "").split(",")):
+            if password in passwords:
+                found[password] = row
+    return found
