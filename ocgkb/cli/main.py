@@ -411,6 +411,45 @@ def replay(ctx: click.Context, path: str | None, as_json: bool, quiet: bool) -> 
     sys.exit(view["exit"])
 
 
+@main.group()
+def deck() -> None:
+    """Check a deck (.ydk) against the deck rules and the Forbidden & Limited list."""
+
+
+@deck.command("check")
+@click.argument("path", type=click.Path())
+@click.option("--region", default="ocg", show_default=True, type=TEXT, help="ocg or ocg-cn: whose list.")
+@click.option(
+    "--on", "day", type=TEXT, help="The list in force on this date (YYYY-MM-DD); default: the newest."
+)
+@click.option("--json", "as_json", is_flag=True, help="Print JSON instead of text.")
+@click.pass_context
+def deck_check(ctx: click.Context, path: str, region: str, day: str | None, as_json: bool) -> None:
+    """Check a .ydk deck as a judge would: main deck 40–60, extra and side at most
+    15, at most 3 of a card (alternate artworks are one card), the list's limits,
+    extra-deck monsters only in the extra deck. Each problem cites its rule
+    (000 §1.2, 003) and names its cards.
+
+    Exits 0 when the deck is legal, 1 when it is not, 2 when the file is not a
+    readable .ydk (nothing is written anywhere).
+
+    \b
+    Examples:
+      ocgkb deck check my.ydk
+      ocgkb deck check my.ydk --region ocg-cn --on 2024-01-01 --json
+    """
+    from ocgkb.views.deck import deck_file_view
+
+    view = deck_file_view(_open(ctx), path, region, day)
+    if as_json:
+        click.echo(json.dumps(view, ensure_ascii=False))
+    else:
+        from ocgkb.cli.render_deck import render_deck
+
+        click.echo(render_deck(view))
+    sys.exit(0 if view["legal"] else 1)
+
+
 @main.command()
 @click.option(
     "--format",

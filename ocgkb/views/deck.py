@@ -13,7 +13,7 @@ from collections import Counter
 
 from ocgkb import UsageError
 from ocgkb.files import UnsafePathError, read_at_most, short_path
-from ocgkb.query.filters import parse_date
+from ocgkb.query.filters import DateError, parse_date
 from ocgkb.query.limits import COPIES, LimitListInfo, list_in_force, statuses
 from ocgkb.sources.limits import REGIONS
 from ocgkb.store.cards import cards_by_password
@@ -83,7 +83,10 @@ def _list(kb: KnowledgeBase, region: str, on: str | None) -> LimitListInfo:
     """The list in force for the region on the day (the newest without one)."""
     if region not in REGIONS:
         raise UsageError(f"unknown region {region!r}: use {' or '.join(REGIONS)}")
-    day = parse_date(on) if on else None
+    try:
+        day = parse_date(on) if on else None
+    except DateError as exc:
+        raise UsageError(str(exc)) from None
     lst = list_in_force(kb, region, day)
     if lst is None:
         raise UsageError(f"no {REGIONS[region]} Forbidden & Limited list was in force on {day}")

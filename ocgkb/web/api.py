@@ -7,6 +7,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from string import Template
 
+from starlette.exceptions import HTTPException
 from starlette.requests import Request
 from starlette.responses import JSONResponse
 from starlette.routing import Route
@@ -16,6 +17,7 @@ from ocgkb.store import schema
 from ocgkb.views.answer import answer
 from ocgkb.views.card import card_view
 from ocgkb.views.concept import concept_view
+from ocgkb.views.deck import MAX_YDK_BYTES, deck_view
 from ocgkb.views.search import search_view
 from ocgkb.views.section import section_view
 from ocgkb.web import params
@@ -43,6 +45,7 @@ SCHEMA_WORDS = {
     "max_query": schema.MAX_QUERY,
     "most_card_passages": schema.MOST_CARD_PASSAGES,
     "default_card_passages": schema.DEFAULT_CARD_PASSAGES,
+    "max_deck_bytes": MAX_YDK_BYTES,
 }
 
 
@@ -137,6 +140,43 @@ async def api_concept(request: Request) -> JSON:
     return JSON(concept_view(request.app.state.kb, name))
 
 
+@documented
+async def api_deck_check(request: Request) -> JSON:
+    """
+    summary: A .ydk deck checked against the deck rules (000 §1.2, 003) and the F&L list (`ocgkb deck check --json`). Stores nothing.
+    parameters:
+      - {name: region, in: query, schema: {type: string, enum: [ocg, ocg-cn], default: ocg}}
+      - {name: 'on', in: query, schema: {type: string}, description: 'the list in force on this date, YYYY-MM-DD; default: the newest'}
+    requestBody:
+      required: true
+      description: the .ydk file's text (#main, #extra, !side; one password a line)
+      content: {text/plain: {schema: {type: string, maxLength: $max_deck_bytes}}}
+    responses:
+      200: {description: '{"legal", "region", "region_name", "list_date", "counts", "problems": [{"rule", "cites", "cards", "message"}], "cards", "warnings"}'}
+      400: {description: '{"error"}: not a .ydk (empty, binary, a section twice, a line not a password), a bad region or date'}
+      413: {description: '{"error"}: a body over $max_deck_bytes bytes'}
+    """
+    data = await _bounded_body(request, MAX_YDK_BYTES)
+    region = params.checked(request.query_params.get("region", "ocg"), "region")
+    day = request.query_params.get("on")
+    return JSON(deck_view(request.app.state.kb, data, region, params.checked(day, "on") if day else None))
+
+
+async def _bounded_body(request: Request, most: int) -> bytes:
+    """The request's body, refused with 413 once past `most` bytes: never read whole first."""
+    declared = request.headers.get("content-length", "")
+    too_large = HTTPException(413, f"the body is larger than {most:,} bytes")
+    if declared.isdigit() and int(declared) > most:
+        raise too_large
+    chunks, size = [], 0
+    async for chunk in request.stream():
+        size += len(chunk)
+        if size > most:
+            raise too_large
+        chunks.append(chunk)
+    return b"".join(chunks)
+
+
 schemas = SchemaGenerator(
     {
         "openapi": "3.0.0",
@@ -144,7 +184,7 @@ schemas = SchemaGenerator(
             "title": "ocgkb",
             "version": "1",
             "description": "Rulings of the Yu-Gi-Oh! OCG over the Chinese rule texts. Every answer "
-            'cites its section number or ruling date. Read-only; errors are {"error": …}.',
+            'cites its section number or ruling date. Read-only (a deck check is posted and stored nowhere); errors are {"error": …}.',
         },
     }
 )
@@ -158,6 +198,7 @@ routes = [
     Route("/api/search", api_search, name="api_search"),
     Route("/api/ask", api_ask, name="api_ask"),
     Route("/api/card", api_card, name="api_card"),
+    Route("/api/deck/check", api_deck_check, methods=["POST"], name="api_deck_check"),
     Route("/api/section/{number:path}", api_section, name="api_section"),
     Route("/api/concept/{name:path}", api_concept, name="api_concept"),
     Route("/openapi.json", openapi, include_in_schema=False),
