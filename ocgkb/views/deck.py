@@ -36,6 +36,21 @@ SIZES = {"main": (40, 60, "main-size"), "extra": (0, 15, "extra-size"), "side": 
 MOST_COPIES = COPIES["unlimited"]
 # The type-line words of the monsters that stand in the extra deck.
 EXTRA_DECK_KINDS = {"Fusion", "Synchro", "Xyz", "Link"}
+# (section, rule, whether a card there that is an extra-deck monster breaks it, what is wrong)
+ZONE_RULES = (
+    (
+        "main",
+        "extra-monster-in-main",
+        True,
+        "is an extra-deck monster (Fusion, Synchro, Xyz or Link) in the main deck",
+    ),
+    (
+        "extra",
+        "not-extra-monster",
+        False,
+        "is in the extra deck but is not a Fusion, Synchro, Xyz or Link monster",
+    ),
+)
 
 
 def deck_file_view(kb: KnowledgeBase, path: str, region: str = "ocg", on: str | None = None) -> dict:
@@ -103,11 +118,6 @@ def _names(row) -> dict:
     return {key: row[key] for key in ("name", "name_en", "name_ja")} | {"password": str(row["password"])}
 
 
-def _label(password: str, known: dict) -> str:
-    row = known.get(password)
-    return f"「{row['name']}」 ({password})" if row else f"unknown card ({password})"
-
-
 def _size_problems(deck: Deck) -> list[dict]:
     problems = []
     for zone, (low, high, rule) in SIZES.items():
@@ -135,25 +145,12 @@ def _is_extra_monster(row) -> bool:
 
 def _zone_problems(deck: Deck, known: dict) -> list[dict]:
     """Extra-deck monsters in the main deck; anything else in the extra deck."""
-    problems = []
-    for zone, rule, wrong, say in (
-        (
-            "main",
-            "extra-monster-in-main",
-            True,
-            "is an extra-deck monster (Fusion, Synchro, Xyz or Link) in the main deck",
-        ),
-        (
-            "extra",
-            "not-extra-monster",
-            False,
-            "is in the extra deck but is not a Fusion, Synchro, Xyz or Link monster",
-        ),
-    ):
-        for p in dict.fromkeys(getattr(deck, zone)):
-            if p in known and _is_extra_monster(known[p]) is wrong:
-                problems.append(_problem(rule, [p], f"{_label(p, known)} {say}"))
-    return problems
+    return [
+        _problem(rule, [p], f"「{known[p]['name']}」 ({p}) {say}")
+        for zone, rule, belongs_in_extra, say in ZONE_RULES
+        for p in dict.fromkeys(getattr(deck, zone))
+        if p in known and _is_extra_monster(known[p]) is belongs_in_extra
+    ]
 
 
 def _copy_problems(kb: KnowledgeBase, deck: Deck, known: dict, lst: LimitListInfo) -> list[dict]:
