@@ -7,7 +7,6 @@ from __future__ import annotations
 from collections.abc import Callable
 from string import Template
 
-from starlette.exceptions import HTTPException
 from starlette.requests import Request
 from starlette.responses import JSONResponse
 from starlette.routing import Route
@@ -156,25 +155,10 @@ async def api_deck_check(request: Request) -> JSON:
       400: {description: '{"error"}: not a .ydk (empty, binary, a section twice, a line not a password), a bad region or date'}
       413: {description: '{"error"}: a body over $max_deck_bytes bytes'}
     """
-    data = await _bounded_body(request, MAX_YDK_BYTES)
+    data = await params.bounded_body(request, MAX_YDK_BYTES)
     region = params.checked(request.query_params.get("region", "ocg"), "region")
     day = request.query_params.get("on")
     return JSON(deck_view(request.app.state.kb, data, region, params.checked(day, "on") if day else None))
-
-
-async def _bounded_body(request: Request, most: int) -> bytes:
-    """The request's body, refused with 413 once past `most` bytes: never read whole first."""
-    declared = request.headers.get("content-length", "")
-    too_large = HTTPException(413, f"the body is larger than {most:,} bytes")
-    if declared.isdigit() and int(declared) > most:
-        raise too_large
-    chunks, size = [], 0
-    async for chunk in request.stream():
-        size += len(chunk)
-        if size > most:
-            raise too_large
-        chunks.append(chunk)
-    return b"".join(chunks)
 
 
 schemas = SchemaGenerator(

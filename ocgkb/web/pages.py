@@ -9,12 +9,13 @@ from starlette.responses import Response
 from starlette.routing import Route
 from starlette.templating import Jinja2Templates
 
-from ocgkb import NotFound
+from ocgkb import NotFound, UsageError
 from ocgkb.study.graph import graph_of
 from ocgkb.study.picture import neighbourhood_picture
 from ocgkb.views.answer import answer_page
 from ocgkb.views.card import card_view
 from ocgkb.views.concept import concept_view
+from ocgkb.views.deck import MAX_YDK_BYTES, REGIONS, deck_view
 from ocgkb.views.home import home_view
 from ocgkb.views.passage import passage_view
 from ocgkb.views.replay import scenario_view
@@ -71,9 +72,25 @@ async def scenario(request: Request) -> Response:
     return page(request, "scenario.html", view=view)
 
 
+async def deck(request: Request) -> Response:
+    """GET: the form. POST: the pasted or uploaded .ydk checked, shown under the
+    form; nothing is stored. Bad input is the form again with the reason (400)."""
+    form = {"regions": [(code, f"{name} ({code})") for code, name in REGIONS.items()], "region": "ocg"}
+    if request.method != "POST":
+        return page(request, "deck.html", **form)
+    data, region, day = await params.deck_form(request, MAX_YDK_BYTES)
+    form |= {"text": data.decode("utf-8", "replace")[:MAX_YDK_BYTES], "region": region, "on": day}
+    try:
+        view = deck_view(request.app.state.kb, data, region, day)
+    except UsageError as exc:
+        return page(request, "deck.html", status_code=exc.http_status, error=str(exc), **form)
+    return page(request, "deck.html", view=view, **form)
+
+
 routes = [
     Route("/", home, name="home", include_in_schema=False),
     Route("/ask", ask, name="ask", include_in_schema=False),
+    Route("/deck", deck, name="deck", methods=["GET", "POST"], include_in_schema=False),
     Route("/card/{name:path}", card, name="card", include_in_schema=False),
     Route("/section/{number:path}", section, name="section", include_in_schema=False),
     Route("/concept/{name:path}", concept, name="concept", include_in_schema=False),

@@ -3,6 +3,9 @@ is a BadRequest (400) with a message that says which parameter and why."""
 
 from __future__ import annotations
 
+from starlette.datastructures import FormData, UploadFile
+from starlette.exceptions import HTTPException
+from starlette.formparsers import FormParser, MultiPartException, MultiPartParser
 from starlette.requests import Request
 
 from ocgkb import OcgkbError
@@ -73,3 +76,59 @@ def _date(given: dict[str, str], name: str) -> str | None:
         return parse_date(given[name]) if name in given else None
     except DateError as exc:
         raise BadRequest(f"{name!r}: {exc}") from None
+
+
+async def bounded_body(request: Request, most: int) -> bytes:
+    """The request's body, refused with 413 once past `most` bytes: never read whole first."""
+    declared = request.headers.get("content-length", "")
+    too_large = HTTPException(413, f"the body is larger than {most:,} bytes")
+    if declared.isdigit() and int(declared) > most:
+        raise too_large
+    chunks, size = [], 0
+    async for chunk in request.stream():
+        size += len(chunk)
+        if size > most:
+            raise too_large
+        chunks.append(chunk)
+    return b"".join(chunks)
+
+
+# A form's envelope (boundaries, part headers, the other fields) beside its file.
+FORM_ENVELOPE = 16 * 1024
+
+
+async def deck_form(request: Request, most: int) -> tuple[bytes, str, str | None]:
+    """The deck a form sends (an uploaded file, else the pasted text), its region and
+    its date. The body is read no further than the deck's limit and its envelope."""
+    form = await _form(request, most + FORM_ENVELOPE)
+    upload = form.get("file")
+    if isinstance(upload, UploadFile) and upload.filename:
+        data = await upload.read(most + 1)
+    else:
+        pasted = form.get("ydk")
+        data = pasted.encode("utf-8") if isinstance(pasted, str) else b""
+    region, day = form.get("region"), form.get("on")
+    region = checked(region, "region") if isinstance(region, str) and region else "ocg"
+    return data, region, checked(day, "on") if isinstance(day, str) and day else None
+
+
+async def _form(request: Request, most: int) -> FormData:
+    data = await bounded_body(request, most)
+
+    async def body():
+        yield data
+        yield b""
+
+    kind = request.headers.get("content-type", "")
+    if kind.startswith("multipart/form-data"):
+        parser: FormParser | MultiPartParser = MultiPartParser(
+            request.headers, body(), max_files=1, max_fields=8
+        )
+    elif kind.startswith("application/x-www-form-urlencoded"):
+        parser = FormParser(request.headers, body())
+    else:
+        raise BadRequest("send the deck as a form (multipart/form-data or urlencoded)")
+    try:
+        return await parser.parse()
+    except MultiPartException as exc:
+        raise BadRequest(f"the form cannot be read: {exc.message}") from None
