@@ -74,6 +74,12 @@ def test_a_password_or_an_alternate_one_is_its_card(cli_json, password, name):
     assert view["matches"][0]["name"] == name and view["confidence"] == "high"
 
 
+@pytest.mark.parametrize("number", ["12345678", "9" * 30])
+def test_a_number_that_is_no_password_is_no_card_in_one_line(cli, number):
+    result = cli("card", number, expect=1)
+    assert "no card is called anything like" in result.output and "Traceback" not in result.output
+
+
 def test_the_start_of_a_kana_reading_finds_blue_eyes(kb, cli_json):
     assert "青眼白龙" in look_up_card(kb, "ブルーアイズ").set_cards
     view = cli_json("card", "ブルーアイズ")

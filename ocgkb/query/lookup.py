@@ -21,6 +21,8 @@ SUGGEST_SCORE = 45.0
 # A part of a name that many cards share (影依, 连锁) names a set, not a card.
 MAX_PART_CARDS = 3
 PART_IN_TEXTS = 4.0
+# Passwords have 8 digits at most (leading zeros may be typed): a longer number is none.
+PASSWORD_DIGITS = 10
 _LATIN = re.compile(r"^[a-z0-9 '\-.,:!?&\"/]+$")
 
 
@@ -65,7 +67,8 @@ def look_up_card(kb: KnowledgeBase, query: str) -> CardLookup:
     latin = latin_form(normal) if _LATIN.match(normal) else ""
     if not text and not latin:
         raise OcgkbError("the card name is empty")
-    if normal.isascii() and normal.isdigit() and (card := card_with_password(kb, int(normal))):
+    password = normal.isascii() and normal.isdigit() and len(normal) <= PASSWORD_DIGITS
+    if password and (card := card_with_password(kb, int(normal))):
         return CardLookup([CardMatch(card, 100.0, "password")], [])
     best: dict[str, CardMatch] = {}
 
