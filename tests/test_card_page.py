@@ -47,7 +47,10 @@ def test_on_a_past_date_gives_the_list_then_in_force(cli_json, cli):
     assert (ocg["effective"], ocg["status"]) == ("2025-04-01", "semi-limited")
     assert ocg["history"][-1] == {"status": "semi-limited", "since": "2024-10-01", "until": "2025-04-01"}
     assert "in force on 2025-05-01" in ocg["says"]
-    assert "semi-limited (2 copies) under the OCG list of 2025-04-01" in cli("card", "增殖的G", "--on", "2025-5-1").output
+    assert (
+        "semi-limited (2 copies) under the OCG list of 2025-04-01"
+        in cli("card", "增殖的G", "--on", "2025-5-1").output
+    )
 
 
 def test_a_date_before_any_list_says_there_was_none(cli_json):
@@ -68,7 +71,9 @@ def test_a_bad_date_is_one_line(cli, on):
     assert result.exit_code != 0 and "--on" in result.output and "Traceback" not in result.output
 
 
-@pytest.mark.parametrize(("password", "name"), [("89631139", "青眼白龙"), ("46986414", "黑魔术师"), ("36996508", "黑魔术师")])
+@pytest.mark.parametrize(
+    ("password", "name"), [("89631139", "青眼白龙"), ("46986414", "黑魔术师"), ("36996508", "黑魔术师")]
+)
 def test_a_password_or_an_alternate_one_is_its_card(cli_json, password, name):
     view = cli_json("card", password)
     assert view["matches"][0]["name"] == name and view["confidence"] == "high"

@@ -324,7 +324,10 @@ def section(ctx, number, as_json) -> None:
 @click.argument("name", type=TEXT)
 @_limit_option(schema.MOST_CARD_PASSAGES, schema.DEFAULT_CARD_PASSAGES, "Passages")
 @click.option(
-    "--on", type=TEXT, metavar="DATE", help="The Forbidden & Limited status under the lists in force on this date."
+    "--on",
+    type=TEXT,
+    metavar="DATE",
+    help="The Forbidden & Limited status under the lists in force on this date.",
 )
 @click.option("--json", "as_json", is_flag=True, help="Print JSON instead of text.")
 @click.pass_context

@@ -115,5 +115,7 @@ def card_status(kb: KnowledgeBase, card: str, day: str | None = None) -> list[Re
                 runs.append(Run(status, lst.effective, lst.effective))
         current = upto[-1] if upto else None
         status = named.get((region, current.effective), "unlimited") if current else None
-        out.append(RegionStatus(region, region_name, lists[0].effective, lists[-1].effective, current, status, runs))
+        out.append(
+            RegionStatus(region, region_name, lists[0].effective, lists[-1].effective, current, status, runs)
+        )
     return out

@@ -53,6 +53,7 @@ def card_with_password(kb: KnowledgeBase, password: int) -> str | None:
     rows = kb.query("SELECT name FROM cards WHERE password = ?", (password,))
     if not rows:  # alternate artworks are a comma-separated column: read only when needed
         rows = kb.query(
-            "SELECT name FROM cards WHERE ',' || alt_passwords || ',' LIKE ? ORDER BY name", (f"%,{password},%",)
+            "SELECT name FROM cards WHERE ',' || alt_passwords || ',' LIKE ? ORDER BY name",
+            (f"%,{password},%",),
         )
     return rows[0]["name"] if rows else None

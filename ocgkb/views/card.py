@@ -16,7 +16,9 @@ from ocgkb.views.card_facts import card_facts
 from ocgkb.views.status import card_status_view
 
 
-def card_view(kb: KnowledgeBase, query: str, limit: int = DEFAULT_CARD_PASSAGES, day: str | None = None) -> dict:
+def card_view(
+    kb: KnowledgeBase, query: str, limit: int = DEFAULT_CARD_PASSAGES, day: str | None = None
+) -> dict:
     """The matches for a query (best first, each with its facts), how sure the best
     is, its status under the lists in force on `day` (the newest when None) and the
     passages that mention it: dated ones newest first, by the date the texts give

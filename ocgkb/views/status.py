@@ -105,4 +105,6 @@ def _history_line(r: RegionStatus) -> str:
         span = f"{r.region_name} list from {run.since} to {run.until}"
         return f"on no {span}" if run.status == "unlimited" else f"{run.status} on every {span}"
     first, *later = runs
-    return ", ".join([f"{first.status} from {first.since}", *(f"{run.status} since {run.since}" for run in later)])
+    return ", ".join(
+        [f"{first.status} from {first.since}", *(f"{run.status} since {run.since}" for run in later)]
+    )
