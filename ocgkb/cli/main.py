@@ -12,7 +12,7 @@ import sys
 import click
 
 from ocgkb import NotFound, OcgkbError, __version__, paths
-from ocgkb.cli.options import TEXT, count_option, search_filters
+from ocgkb.cli.options import TEXT, count_option, date_option, search_filters
 from ocgkb.store import schema  # the kinds and limits, with no query code (--help stays fast)
 
 
@@ -323,15 +323,23 @@ def section(ctx, number, as_json) -> None:
 @main.command()
 @click.argument("name", type=TEXT)
 @_limit_option(schema.MOST_CARD_PASSAGES, schema.DEFAULT_CARD_PASSAGES, "Passages")
+@click.option(
+    "--on",
+    type=TEXT,
+    metavar="DATE",
+    help="The Forbidden & Limited status under the lists in force on this date.",
+)
 @click.option("--json", "as_json", is_flag=True, help="Print JSON instead of text.")
 @click.pass_context
-def card(ctx, name, limit, as_json) -> None:
+def card(ctx, name, limit, on, as_json) -> None:
     """Find a card by NAME in any form and show its password, names in every
-    language, type and stats, then the passages that mention it, newest ruling first.
+    language, type and stats, its Forbidden & Limited status in each region with
+    its history, then the passages that mention it, newest ruling first.
 
-    NAME may be the texts' Chinese name, the official Chinese name, English,
-    Japanese (kanji or kana), a nickname, pinyin or initials, with typos, in
-    traditional characters or in part.
+    NAME may be a password, the texts' Chinese name, the official Chinese name,
+    English, Japanese (kanji or kana, or the start of its reading), a nickname,
+    pinyin or initials, with typos, in traditional characters or in part. A set's
+    name (青眼, 元素英雄) lists the set's cards.
 
     \b
     Examples:
@@ -340,11 +348,13 @@ def card(ctx, name, limit, as_json) -> None:
       ocgkb card 増殖するG
       ocgkb card 强脱
       ocgkb card "qing yan bai long"
+      ocgkb card 89631139 --on 2024-01-01
     """
     from ocgkb.views.card import card_view
 
+    day = date_option("--on", on)
     try:
-        view = card_view(_open(ctx), name, limit)
+        view = card_view(_open(ctx), name, limit, day)
     except NotFound as exc:
         if not as_json:
             names = exc.detail.get("suggestions")

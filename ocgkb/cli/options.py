@@ -77,13 +77,16 @@ def search_filters(
     for option, value in (*named, ("--until", until)):
         if value is not None and not value.strip():
             raise OptionError(f"{option} needs a value")
-    first, last = _date("--since", since), _date("--until", until)
+    first, last = date_option("--since", since), date_option("--until", until)
     if first and last and first > last:  # a range no date fits: a mistake, not "no results"
         raise OptionError(f"--since {first} is after --until {last}")
     return Filters(kind, section.strip() if section else None, concept, card, first, last)
 
 
-def _date(option: str, value: str | None) -> str | None:
+def date_option(option: str, value: str | None) -> str | None:
+    """An option's date in ISO form (None when not given), an error naming the option."""
+    if value is not None and not value.strip():
+        raise OptionError(f"{option} needs a value")
     try:
         return parse_date(value) if value else None
     except DateError as exc:

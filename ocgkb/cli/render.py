@@ -208,9 +208,12 @@ def card_stats(card: dict) -> str:
 
 
 def render_card(view: dict) -> str:
+    if "set" in view:
+        return render_set(view)
     top, *others = view["matches"]
     password = f"  #{top['password']}" if top.get("password") else "  (no password: not in the card data)"
-    out = [
+    guess = [click.style(view["message"], fg="yellow")] if view["confidence"] == "low" else []
+    out = guess + [
         click.style(top["name"], bold=True)
         + click.style(password, fg="cyan")
         + click.style(f"  (match {top['score']:.0f}, {top['how']})", dim=True)
@@ -224,6 +227,7 @@ def render_card(view: dict) -> str:
         out.append("  " + " · ".join(shown))
     if stats := card_stats(top):
         out.append("  " + stats)
+    out += _card_status(view["status"])
     if others:
         out.append(
             click.style("  also close: ", dim=True)
@@ -238,6 +242,31 @@ def render_card(view: dict) -> str:
         out.append("")
         out.append(click.style(citation(r), bold=True))
         out.append(_indent(highlight(r["text"], spellings)))
+    return "\n".join(out)
+
+
+def _card_status(status: dict) -> list[str]:
+    """A card's status in each region under the list in force, and its history."""
+    on = f" on {status['on']}" if status["on"] else ""
+    out = [click.style(f"Forbidden & Limited{on} (from the lists, not the rule texts):", bold=True)]
+    for region in status["regions"]:
+        out.append(f"  {region['region_name']}: {region['says']}")
+        if region["history_says"]:
+            out.append(click.style(f"    {region['history_says']}", dim=True))
+    out += [click.style(f"  ⚠ {warning}", fg="yellow") for warning in status["warnings"]]
+    return out
+
+
+def render_set(view: dict) -> str:
+    """The cards of a set, those whose names begin with its name first."""
+    count, shown = view["count"], view["cards"]
+    more = f" (the first {len(shown)} shown)" if count > len(shown) else ""
+    out = [click.style(f"{view['set']!r} names a set: {count} cards hold it in their names{more}", bold=True)]
+    for card in shown:
+        password = f" #{card['password']}" if card.get("password") else ""
+        english = (card.get("names") or {}).get("en") or ""
+        out.append(f"  「{card['name']}」" + click.style(f" {english}{password}", dim=True))
+    out.append(click.style("Show one card with `ocgkb card NAME`.", dim=True))
     return "\n".join(out)
 
 

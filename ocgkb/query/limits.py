@@ -13,7 +13,7 @@ from dataclasses import dataclass
 
 from ocgkb.sources.limits import REGIONS
 from ocgkb.store.database import KnowledgeBase
-from ocgkb.store.limit_lists import limit_list_rows, listed_statuses
+from ocgkb.store.limit_lists import card_limit_rows, limit_list_rows, listed_statuses
 
 COPIES = {"forbidden": 0, "limited": 1, "semi-limited": 2, "unlimited": 3}
 
@@ -68,3 +68,54 @@ def newest_statuses(kb: KnowledgeBase, cards: list[str]) -> list[dict]:
                 }
             )
     return sorted(rows, key=lambda r: cards.index(r["card"]))
+
+
+@dataclass(frozen=True)
+class Run:
+    """Consecutive lists that gave a card one status: `since` the first of them."""
+
+    status: str
+    since: str
+    until: str  # the last list of the run
+
+
+@dataclass(frozen=True)
+class RegionStatus:
+    """A card's status in one region on a day: the list in force (None before the
+    first list), the status under it, and its history up to that list."""
+
+    region: str
+    region_name: str
+    first: str  # the region's first and newest lists in the data
+    newest: str
+    list: LimitListInfo | None
+    status: str | None
+    history: list[Run]
+
+
+def card_status(kb: KnowledgeBase, card: str, day: str | None = None) -> list[RegionStatus]:
+    """A card's status in each region under the list in force on a day (the newest
+    list when None), with its history: consecutive lists of one status collapse.
+    A partial list that does not name the card says nothing of it and is skipped."""
+    named = {(region, effective): status for region, effective, status in card_limit_rows(kb, card)}
+    out = []
+    for region, region_name in REGIONS.items():
+        lists = [lst for lst in limit_lists(kb) if lst.region == region]
+        if not lists:
+            continue
+        upto = [lst for lst in lists if day is None or lst.effective <= day]
+        runs: list[Run] = []
+        for lst in upto:
+            status = named.get((region, lst.effective), "unlimited")
+            if lst.partial and status == "unlimited":
+                continue
+            if runs and runs[-1].status == status:
+                runs[-1] = Run(status, runs[-1].since, lst.effective)
+            else:
+                runs.append(Run(status, lst.effective, lst.effective))
+        current = upto[-1] if upto else None
+        status = named.get((region, current.effective), "unlimited") if current else None
+        out.append(
+            RegionStatus(region, region_name, lists[0].effective, lists[-1].effective, current, status, runs)
+        )
+    return out

@@ -78,3 +78,15 @@ def question_names(kb: KnowledgeBase, forms: list[str], script: str) -> list[tup
             (json_values(forms), script),
         )
     ]
+
+
+def forms_beginning(kb: KnowledgeBase, prefix: str, how: str) -> list[tuple[str, str, str]]:
+    """(form, card, how) of the name forms of one kind that begin with a prefix:
+    a range of the form index (U+10FFFF sorts after every character that may follow)."""
+    return [
+        (r["form"], r["card"], r["how"])
+        for r in kb.query(
+            "SELECT form, card, how FROM card_names WHERE form >= ? AND form < ? AND how = ?",
+            (prefix, prefix + "\U0010ffff", how),
+        )
+    ]

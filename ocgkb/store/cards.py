@@ -65,3 +65,14 @@ def cards_by_password(kb: KnowledgeBase, passwords: list[str]) -> dict[str, sqli
             if password in passwords:
                 found[password] = row
     return found
+
+
+def card_with_password(kb: KnowledgeBase, password: int) -> str | None:
+    """The card printed with this password, as its main or an alternate artwork's."""
+    rows = kb.query("SELECT name FROM cards WHERE password = ?", (password,))
+    if not rows:  # alternate artworks are a comma-separated column: read only when needed
+        rows = kb.query(
+            "SELECT name FROM cards WHERE ',' || alt_passwords || ',' LIKE ? ORDER BY name",
+            (f"%,{password},%",),
+        )
+    return rows[0]["name"] if rows else None

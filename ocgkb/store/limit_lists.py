@@ -24,3 +24,15 @@ def listed_statuses(kb: KnowledgeBase, region: str, effective: str, cards: list[
             (region, effective, *cards),
         )
     )
+
+
+def card_limit_rows(kb: KnowledgeBase, card: str) -> list[tuple[str, str, str]]:
+    """(region, effective, status) of every list that names a card (any of its
+    passwords: the build stores each under the card's name), oldest first."""
+    return [
+        (r["region"], r["effective"], r["status"])
+        for r in kb.query(
+            "SELECT region, effective, status FROM card_limits WHERE card = ? ORDER BY region, effective",
+            (card,),
+        )
+    ]

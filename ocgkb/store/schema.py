@@ -66,6 +66,7 @@ MAX_QUERY = 300
 MOST_HITS, DEFAULT_HITS = 40, 10  # what a search ranks
 MOST_CLAUSES, DEFAULT_CLAUSES = 10, 5  # clauses an answer shows
 MOST_CARD_PASSAGES, DEFAULT_CARD_PASSAGES = 200, 20  # passages a card's page lists
+MOST_SET_CARDS = 100  # cards a set's page lists (`count` says how many there are)
 
 # A card's columns, in the order of the table (the writer fills it with a plain
 # executemany: 14k rows, without sqlite-utils' per-value type checks).

@@ -98,19 +98,20 @@ api_ask = question_endpoint(
 @documented
 async def api_card(request: Request) -> JSON:
     """
-    summary: The card a name means, in any form, and the passages that mention it (`ocgkb card --json`).
+    summary: The card a password or name means, in any form, its F&L status and the passages that mention it (`ocgkb card --json`).
     parameters:
       - {name: q, in: query, required: true, schema: {type: string, maxLength: $max_query}}
       - {name: limit, in: query, schema: {type: integer, minimum: 1, maximum: $most_card_passages, default: $default_card_passages}}
+      - {name: on, in: query, schema: {type: string}, description: 'the F&L status under the lists in force on this date, YYYY-MM-DD'}
     responses:
-      200: {description: '{"query", "matches", "rulings"}'}
+      200: {description: '{"query", "matches", "confidence", "status", "rulings"}, or for a set''s name {"query", "set", "count", "cards"}'}
       404: {description: 'no card is close: {"error", "query", "matches": [], "suggestions"}'}
       400: {description: '{"error"}'}
     """
     kb = request.app.state.kb
     query = params.text(request)
     limit = params.limit(request, schema.DEFAULT_CARD_PASSAGES, schema.MOST_CARD_PASSAGES)
-    return JSON(card_view(kb, query, limit))
+    return JSON(card_view(kb, query, limit, params.date(request, "on")))
 
 
 async def api_section(request: Request) -> JSON:

@@ -42,10 +42,10 @@ async def ask(request: Request) -> Response:
 async def card(request: Request) -> Response:
     name = params.checked(request.path_params["name"], "name")
     try:
-        view = card_view(request.app.state.kb, name, limit=60)
+        view = card_view(request.app.state.kb, name, limit=60, day=params.date(request, "on"))
     except NotFound as exc:  # the nearest names, and a way to ask instead
         return page(request, "card_missing.html", status_code=exc.http_status, query=name, view=exc.detail)
-    return page(request, "card.html", query=name, view=view)
+    return page(request, "card_set.html" if "set" in view else "card.html", query=name, view=view)
 
 
 async def section(request: Request) -> Response:

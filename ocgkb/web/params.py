@@ -71,6 +71,12 @@ def filters(request: Request) -> Filters | None:
     )
 
 
+def date(request: Request, name: str) -> str | None:
+    """A date parameter in ISO form, None when not given; empty or no date is a 400."""
+    value = request.query_params.get(name)
+    return _date({name: checked(value, name)}, name) if value is not None else None
+
+
 def _date(given: dict[str, str], name: str) -> str | None:
     try:
         return parse_date(given[name]) if name in given else None
