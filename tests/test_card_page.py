@@ -45,7 +45,12 @@ def test_on_a_past_date_gives_the_list_then_in_force(cli_json, cli):
     view = cli_json("card", "增殖的G", "--on", "2025-05-01")
     ocg = regions(view)["ocg"]
     assert (ocg["effective"], ocg["status"]) == ("2025-04-01", "semi-limited")
-    assert ocg["history"][-1] == {"status": "semi-limited", "since": "2024-10-01", "until": "2025-04-01"}
+    assert ocg["history"][-1] == {
+        "status": "semi-limited",
+        "since": "2024-10-01",
+        "until": "2025-04-01",
+        "partial": False,
+    }
     assert "in force on 2025-05-01" in ocg["says"]
     assert (
         "semi-limited (2 copies) under the OCG list of 2025-04-01"
@@ -124,3 +129,12 @@ def test_the_web_shows_the_same(web_client, cli_json):
     assert regions(api)["ocg"]["effective"] == "2024-01-01"  # a list is in force from its own date
     assert web_client.get("/api/card", params={"q": "55144522", "on": "soon"}).status_code == 400
     assert "2024-01-01" in web_client.get("/card/55144522", params={"on": "2024-01-01"}).text
+
+
+def test_a_status_from_a_list_that_looks_incomplete_is_marked_in_the_history(cli_json):
+    """OCG China's list of 2026-01-01 holds 26 cards against 70-99 around it: what it
+    says of a card stands apart in the history, marked, never merged with its neighbours."""
+    china = next(r for r in cli_json("card", "55144522")["status"]["regions"] if r["region"] == "ocg-cn")
+    partial = [run for run in china["history"] if run["partial"]]
+    assert [run["since"] for run in partial] == ["2026-01-01"]
+    assert "2026-01-01 (on a list that looks incomplete upstream)" in china["history_says"]

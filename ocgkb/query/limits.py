@@ -77,6 +77,7 @@ class Run:
     status: str
     since: str
     until: str  # the last list of the run
+    partial: bool = False  # given by a list that looks incomplete upstream: never merged, said so
 
 
 @dataclass(frozen=True)
@@ -109,10 +110,10 @@ def card_status(kb: KnowledgeBase, card: str, day: str | None = None) -> list[Re
             status = named.get((region, lst.effective), "unlimited")
             if lst.partial and status == "unlimited":
                 continue
-            if runs and runs[-1].status == status:
+            if runs and runs[-1].status == status and not (lst.partial or runs[-1].partial):
                 runs[-1] = Run(status, runs[-1].since, lst.effective)
             else:
-                runs.append(Run(status, lst.effective, lst.effective))
+                runs.append(Run(status, lst.effective, lst.effective, lst.partial))
         current = upto[-1] if upto else None
         status = named.get((region, current.effective), "unlimited") if current else None
         out.append(

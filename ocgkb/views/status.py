@@ -69,7 +69,10 @@ def card_status_view(kb: KnowledgeBase, card: str, day: str | None = None) -> di
 
 def _region_status(r: RegionStatus, day: str | None) -> dict:
     lst = r.list
-    history = [{"status": run.status, "since": run.since, "until": run.until} for run in r.history]
+    history = [
+        {"status": run.status, "since": run.since, "until": run.until, "partial": run.partial}
+        for run in r.history
+    ]
     view = {
         "region": r.region,
         "region_name": r.region_name,
@@ -106,5 +109,12 @@ def _history_line(r: RegionStatus) -> str:
         return f"on no {span}" if run.status == "unlimited" else f"{run.status} on every {span}"
     first, *later = runs
     return ", ".join(
-        [f"{first.status} from {first.since}", *(f"{run.status} since {run.since}" for run in later)]
+        [
+            f"{first.status} from {first.since}{_partial(first)}",
+            *(f"{run.status} since {run.since}{_partial(run)}" for run in later),
+        ]
     )
+
+
+def _partial(run) -> str:
+    return " (on a list that looks incomplete upstream)" if run.partial else ""
