@@ -67,6 +67,7 @@ PHONE_PAGES = {
     "concept": ("/concept/cost", "figure.graph svg"),
     "passage": (f"/p/{FIRST_CLAUSE}", "article.passage"),
     "scenario": ("/scenario/atk_rush_then_gale", "p.verdict"),
+    "deck": ("/deck", "form.deck"),
 }
 
 # The elements that stick out past the right edge of a screen arguments[0] px wide, for
@@ -308,3 +309,17 @@ def test_phone_screenshots_of_an_answer_and_a_card(browser, live_server, tmp_pat
             height = screenshot(browser, folder / name)
             assert png_size(folder / name) == (PHONE["width"] * ratio, height * ratio), name
             assert (folder / name).stat().st_size < 600_000, f"{name} is too big for the docs"
+
+
+def test_a_deck_pasted_on_a_phone_is_checked_without_scrolling_sideways(browser, live_server):
+    from test_deck import POT_OF_GREED, forty, ydk
+
+    with phone_width(browser):
+        open_page(browser, live_server + "/deck", "form.deck")
+        box = browser.find_element(By.ID, "ydk")
+        # Set, not typed: forty lines typed key by key take seconds for nothing.
+        browser.execute_script("arguments[0].value = arguments[1]", box, ydk(forty(POT_OF_GREED)))
+        browser.find_element(By.CSS_SELECTOR, "form.deck button").click()
+        verdict = wait(browser).until(lambda d: d.find_element(By.CSS_SELECTOR, "section.verdict"))
+        assert "NOT LEGAL" in verdict.text and "强欲之壶" in verdict.text
+        assert browser.execute_script("return document.documentElement.scrollWidth") <= PHONE["width"]
