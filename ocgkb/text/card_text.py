@@ -70,7 +70,11 @@ CARD_ACTIVATIONS_ONCE = re.compile(r"这个卡名的卡[^。]*1回合只能发�
 ACTIVATION_LIMIT = -1  # the key of that limit among the header's limits
 THIS_CARD_ONCE = re.compile(r"1回合1次|(?:这张卡|此卡)的[^。]*1回合只能|1回合只有1次")
 QUICK = re.compile(r"诱发即时|对方回合也能发动|自己·对方回合|自己・对方回合|自己·对方的|自己・对方的|双方回合")
-SUMMON_CONDITION = re.compile(r"不能通常召唤|才能特殊召唤|只能用[^。]*特殊召唤|不能特殊召唤|必须[^。]*召唤")
+# A summon condition speaks of this card's own summoning; a lock on the player
+# (这个回合自己不能特殊召唤) is not one.
+SUMMON_CONDITION = re.compile(
+    r"^(?:这张卡|此卡)(?:不能通常召唤|只能用|不能特殊召唤|必须用)|^不能通常召唤|的方法才能(?:从[^。]*)?特殊召唤"
+)
 CONTINUOUS = re.compile(r"^只要|只要[^。，]*(?:存在|表侧表示)")
 # A clause that is a cost: an action on one's own cards or life points.
 COST_CLAUSE = re.compile(
@@ -204,6 +208,7 @@ def _read_effect(n: int, body: str, card_kind: str | None, header_once: dict[int
     event = _last_event(condition)
     effect = {
         "n": n,
+        "label": NUMBERS[n - 1] if 0 < n <= len(NUMBERS) else f"({n})" if n else "·",
         "text": body,
         "kind": _kind(n, body, stretch, event, card_kind),
         "condition": condition,
@@ -271,7 +276,7 @@ def _kind(n: int, body: str, stretch, event, card_kind: str | None) -> str:
         return "other" if stretch else "continuous"
     if not stretch:
         return "continuous"
-    if QUICK.search(stretch[0]) or (event and _chain_response(stretch[0], event)):
+    if QUICK.search(body) or (event and _chain_response(stretch[0], event)):
         return "quick"
     return "trigger" if event else "ignition"
 
@@ -317,8 +322,8 @@ def _conclude(effect: dict, card_kind: str | None, chain_response: bool) -> None
         say({"about": "optional", "says": says, "cite": CITES["optional"]})
     effect["can_miss_timing"] = _misses(effect, chain_response, say)
     effect["_when_mandatory"] = effect["trigger_wording"] == "when" and effect["optional"] is False
-    if effect["condition"] or effect["cost"]:
-        say({"about": "parts", "says": "condition and cost told apart before the activation", "cite": CITES["parts"]})
+    if effect["condition"]:
+        say({"about": "condition", "says": f"condition: {effect['condition']}", "cite": CITES["parts"]})
     if effect["cost"]:
         say({"about": "cost", "says": f"cost: {effect['cost']}", "cite": CITES["cost_written_before"]})
     if effect["targets"]:
@@ -372,7 +377,7 @@ def _mark_activation(effects: list[dict], card_kind: str | None, header_once: di
     for effect in effects:
         elsewhere = re.search(r"墓地的这张卡|这张卡在墓地|除外的这张卡|墓地的此卡|此卡在墓地", effect["text"])
         says_so = "把这张卡发动" in effect["text"] or "这张卡的发动" in effect["text"]
-        if not elsewhere and (says_so or (effect["kind"] == "other" and not lasting)):
+        if not elsewhere and (says_so or (effect["kind"] in ("other", "continuous") and not lasting)):
             effect["kind"], effect["optional"] = "activation", True
             effect["once_per_turn"] = header_once.get(ACTIVATION_LIMIT, effect["once_per_turn"])
             effect["conclusions"].clear()
