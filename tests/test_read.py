@@ -33,7 +33,11 @@ def test_every_cited_passage_exists(kb):
 
 def test_numbered_effects_keep_their_number():
     text = "这张卡不能通常召唤。用自己墓地2只龙族怪兽除外的方法才能特殊召唤。①：这张卡特殊召唤成功时才能发动。自己抽1张。③：自己主要阶段才能发动。对方场上1张卡破坏。"
-    assert [(e["n"], e["kind"]) for e in effects(text)] == [(0, "summon_condition"), (1, "trigger"), (3, "ignition")]
+    assert [(e["n"], e["kind"]) for e in effects(text)] == [
+        (0, "summon_condition"),
+        (1, "trigger"),
+        (3, "ignition"),
+    ]
 
 
 def test_an_unnumbered_text_is_cut_where_a_new_effect_opens():
@@ -75,7 +79,13 @@ def test_kinds_and_speeds_of_monster_effects(text, kind, speed):
 
 @pytest.mark.parametrize(
     "card_kind, speed",
-    [("normal_spell", 1), ("quick_play_spell", 2), ("normal_trap", 2), ("counter_trap", 3), ("continuous_trap", 2)],
+    [
+        ("normal_spell", 1),
+        ("quick_play_spell", 2),
+        ("normal_trap", 2),
+        ("counter_trap", 3),
+        ("continuous_trap", 2),
+    ],
 )
 def test_an_activation_takes_its_speed_from_the_card_type(card_kind, speed):
     effect = first("①：以场上1张卡为对象才能发动。那张卡破坏。", card_kind)
@@ -83,7 +93,9 @@ def test_an_activation_takes_its_speed_from_the_card_type(card_kind, speed):
 
 
 def test_a_graveyard_effect_of_a_spell_is_not_its_activation():
-    read = effects("①：自己场上1只怪兽的攻击力上升800。②：把墓地的这张卡除外才能发动。自己抽1张。", "quick_play_spell")
+    read = effects(
+        "①：自己场上1只怪兽的攻击力上升800。②：把墓地的这张卡除外才能发动。自己抽1张。", "quick_play_spell"
+    )
     assert [(e["kind"], e["spell_speed"]) for e in read] == [("activation", 2), ("other", 1)]
 
 
@@ -117,7 +129,11 @@ def test_without_the_card_the_reading_says_what_the_text_cannot_decide():
 def test_triggers_optional_or_mandatory_when_or_if(text, optional, wording, misses):
     effect = first(text)
     assert effect["kind"] == "trigger"
-    assert (effect["optional"], effect["trigger_wording"], effect["can_miss_timing"]) == (optional, wording, misses)
+    assert (effect["optional"], effect["trigger_wording"], effect["can_miss_timing"]) == (
+        optional,
+        wording,
+        misses,
+    )
 
 
 def test_a_mandatory_when_trigger_notes_where_001_and_000_disagree():
@@ -133,7 +149,11 @@ def test_a_state_before_the_event_is_not_the_event():
 
 def test_an_activation_waiting_on_a_when_event_can_miss_the_timing():
     effect = first("①：对方把攻击力2000以上的怪兽特殊召唤时才能发动。那只怪兽破坏。", "normal_trap")
-    assert (effect["kind"], effect["trigger_wording"], effect["can_miss_timing"]) == ("activation", "when", True)
+    assert (effect["kind"], effect["trigger_wording"], effect["can_miss_timing"]) == (
+        "activation",
+        "when",
+        True,
+    )
 
 
 @pytest.mark.parametrize(
@@ -150,7 +170,11 @@ def test_chain_response_timings_are_not_triggers(text):
 
 def test_condition_cost_and_target_split_as_002_reads_them():
     effect = first("②：自己主要阶段把墓地的这张卡除外，以场上1张魔法·陷阱卡为对象才能发动。那张卡破坏。")
-    assert (effect["condition"], effect["cost"], effect["targets"]) == ("自己主要阶段", "把墓地的这张卡除外", True)
+    assert (effect["condition"], effect["cost"], effect["targets"]) == (
+        "自己主要阶段",
+        "把墓地的这张卡除外",
+        True,
+    )
     roles = [role for role, _ in effect["parts"]]
     assert roles[:3] == ["condition", "cost", "text"] and "target" in roles
 
@@ -161,7 +185,10 @@ def test_condition_cost_and_target_split_as_002_reads_them():
         ("①：支付1000基本分才能发动。自己抽2张。", "支付1000基本分"),
         ("①：丢弃1张手卡才能发动。自己抽2张。", "丢弃1张手卡"),
         ("①：把这张卡解放才能发动。从卡组把1只怪兽特殊召唤。", "把这张卡解放"),
-        ("①：把自己场上1只怪兽送去墓地，支付500基本分才能发动。自己抽1张。", "把自己场上1只怪兽送去墓地，支付500基本分"),
+        (
+            "①：把自己场上1只怪兽送去墓地，支付500基本分才能发动。自己抽1张。",
+            "把自己场上1只怪兽送去墓地，支付500基本分",
+        ),
         ("①：自己主要阶段才能发动。自己抽1张。", None),
     ],
 )
@@ -234,7 +261,11 @@ def test_read_with_a_counter_trap(cli):
     text = "①：对方把魔法·陷阱卡发动时，支付1000基本分才能发动。那个发动无效并破坏。"
     view = json.loads(cli("read", text, "--card", COUNTER_TRAP, "--json").stdout)
     effect = view["effects"][0]
-    assert (view["card"]["kind"], effect["spell_speed"], effect["cost"]) == ("counter_trap", 3, "支付1000基本分")
+    assert (view["card"]["kind"], effect["spell_speed"], effect["cost"]) == (
+        "counter_trap",
+        3,
+        "支付1000基本分",
+    )
 
 
 def test_read_in_the_terminal_says_each_conclusion_with_its_citation(cli):

@@ -371,7 +371,12 @@ def card(ctx, name, limit, on, as_json) -> None:
 
 @main.command()
 @click.argument("text", type=CARD_TEXT)
-@click.option("--card", type=TEXT, metavar="NAME|PASSWORD", help="The card whose text it is: its type decides an activation.")
+@click.option(
+    "--card",
+    type=TEXT,
+    metavar="NAME|PASSWORD",
+    help="The card whose text it is: its type decides an activation.",
+)
 @click.option("--json", "as_json", is_flag=True, help="Print JSON instead of text.")
 @click.pass_context
 def read(ctx, text, card, as_json) -> None:

@@ -69,7 +69,9 @@ CARD_NAME_ONCE = re.compile(r"这个卡名的[^。]*1回合(?:只能|各能|只�
 CARD_ACTIVATIONS_ONCE = re.compile(r"这个卡名的卡[^。]*1回合只能发动1张")
 ACTIVATION_LIMIT = -1  # the key of that limit among the header's limits
 THIS_CARD_ONCE = re.compile(r"1回合1次|(?:这张卡|此卡)的[^。]*1回合只能|1回合只有1次")
-QUICK = re.compile(r"诱发即时|对方回合也能发动|自己·对方回合|自己・对方回合|自己·对方的|自己・对方的|双方回合")
+QUICK = re.compile(
+    r"诱发即时|对方回合也能发动|自己·对方回合|自己・对方回合|自己·对方的|自己・对方的|双方回合"
+)
 # A summon condition speaks of this card's own summoning; a lock on the player
 # (这个回合自己不能特殊召唤) is not one.
 SUMMON_CONDITION = re.compile(
@@ -86,7 +88,9 @@ COST_START = re.compile(r"把|将|支付|丢弃|解放|从手卡")
 # A sentence of an unnumbered text that opens a new effect: it says how the
 # effect applies (activation, 只要, 1回合1次, 反转) or opens on an event
 # condition that does not refer back to what came before (那…, 这个效果…).
-OPENS_EFFECT = re.compile(r"才能发动|可以发动|^只要|^1回合1次|^反转|^(?!那|这个效果|此外)[^。]{0,40}?(?:时|的场合|的情况下)，")
+OPENS_EFFECT = re.compile(
+    r"才能发动|可以发动|^只要|^1回合1次|^反转|^(?!那|这个效果|此外)[^。]{0,40}?(?:时|的场合|的情况下)，"
+)
 
 
 def read_card_text(text: str, card_kind: str | None = None) -> dict:
@@ -204,7 +208,9 @@ def _read_effect(n: int, body: str, card_kind: str | None, header_once: dict[int
     head = before[limit.end() :] if limit else before
     head = re.sub(r"^[^，]*?使用1次[，,]?|^[，,]", "", head) if limit else head
     target = TARGET.search(head) if stretch else None
-    condition, cost = _condition_and_cost(head[: target.start()] if target else head) if stretch else (None, None)
+    condition, cost = (
+        _condition_and_cost(head[: target.start()] if target else head) if stretch else (None, None)
+    )
     event = _last_event(condition)
     effect = {
         "n": n,
@@ -338,19 +344,47 @@ def _misses(effect: dict, chain_response: bool, say) -> bool | None:
     """001's and 000's miss-timing rule: only an optional 'when' trigger (or a
     card whose activation waits on a 'when' event) can miss the timing."""
     if chain_response:
-        say({"about": "can_miss_timing", "says": "a chain-response timing (…发动时 / …之际): chained directly or not at all", "cite": CITES["chain_response"]})
+        say(
+            {
+                "about": "can_miss_timing",
+                "says": "a chain-response timing (…发动时 / …之际): chained directly or not at all",
+                "cite": CITES["chain_response"],
+            }
+        )
         return None
     wording = effect["trigger_wording"]
     if effect["kind"] not in ("trigger", "activation") or wording is None:
         return None
     if wording == "if":
-        say({"about": "can_miss_timing", "says": "cannot miss the timing: an 'if' (…的场合) effect", "cite": CITES["if_never_misses"]})
+        say(
+            {
+                "about": "can_miss_timing",
+                "says": "cannot miss the timing: an 'if' (…的场合) effect",
+                "cite": CITES["if_never_misses"],
+            }
+        )
         return False
     if effect["optional"]:
-        what = "an optional 'when' trigger" if effect["kind"] == "trigger" else "an activation that waits on a 'when' event"
-        say({"about": "can_miss_timing", "says": f"can miss the timing: {what}", "cite": CITES["optional_when_misses"]})
+        what = (
+            "an optional 'when' trigger"
+            if effect["kind"] == "trigger"
+            else "an activation that waits on a 'when' event"
+        )
+        say(
+            {
+                "about": "can_miss_timing",
+                "says": f"can miss the timing: {what}",
+                "cite": CITES["optional_when_misses"],
+            }
+        )
         return True
-    say({"about": "can_miss_timing", "says": "cannot miss the timing: a mandatory 'when' trigger", "cite": CITES["optional_when_misses"]})
+    say(
+        {
+            "about": "can_miss_timing",
+            "says": "cannot miss the timing: a mandatory 'when' trigger",
+            "cite": CITES["optional_when_misses"],
+        }
+    )
     return False
 
 

@@ -55,7 +55,12 @@ def _card(kb: KnowledgeBase, query: str) -> dict:
     row = cards_named(kb, [matches[0].name])[0]
     kind = "monster" if row["card_type"] == "Monster" else CARD_KINDS.get((row["card_type"], row["property"]))
     kind_of = " ".join(filter(None, (row["property"], row["card_type"])))
-    return {"name": row["name"], "password": row["password"], "type": row["type_line"] or kind_of, "kind": kind}
+    return {
+        "name": row["name"],
+        "password": row["password"],
+        "type": row["type_line"] or kind_of,
+        "kind": kind,
+    }
 
 
 def _sources(kb: KnowledgeBase, effects: list[dict]) -> dict[str, dict]:
