@@ -278,6 +278,8 @@ def test_read_in_the_terminal_says_each_conclusion_with_its_citation(cli):
     [
         (["read", "   "], 2, "the card text is empty"),
         (["read", "抽" * 1001], 2, "at most 1000 are read"),
+        (["read", "このカードを手札から捨てて発動できる。"], 2, "only a Chinese card text is read"),
+        (["read", "Once per turn: You can draw 1 card."], 2, "only a Chinese card text is read"),
         (["read", "①：自己抽1张。", "--card", "qqqqzzzzxxxx"], 1, "no card is called"),
     ],
 )

@@ -31,7 +31,6 @@ CITES = {
     "when_misses": "masterrule/133",  # 001: any …时 can be missed
     "if_never_misses": "masterrule/134",  # 001: …的场合 starts a new chain
     "optional_when_misses": "3.2.2.1.1/5",  # 000: only an optional …时，可以 misses
-    "speed": "rulings/咒文速度/1",
     "speed_1": "rulings/咒文速度/7",
     "speed_2": "rulings/咒文速度/14",
     "speed_3": "rulings/咒文速度/20",
@@ -51,7 +50,6 @@ ACTIVATION_SPEED = {
     "continuous_trap": 2,
     "counter_trap": 3,
 }
-CARD_KINDS = ("monster", *ACTIVATION_SPEED)
 
 NUMBERS = "①②③④⑤⑥⑦⑧⑨⑩⑪⑫⑬⑭⑮⑯⑰⑱⑲⑳"
 ACTIVATE = re.compile(r"才能发动|可以发动|才能把这张卡发动|可以把这张卡发动")
@@ -77,7 +75,6 @@ QUICK = re.compile(
 SUMMON_CONDITION = re.compile(
     r"^(?:这张卡|此卡)(?:不能通常召唤|只能用|不能特殊召唤|必须用)|^不能通常召唤|的方法才能(?:从[^。]*)?特殊召唤"
 )
-CONTINUOUS = re.compile(r"^只要|只要[^。，]*(?:存在|表侧表示)")
 # A clause that is a cost: an action on one's own cards or life points.
 COST_CLAUSE = re.compile(
     r"(?:把|将|支付|丢弃|解放|从手卡丢弃)[^，]*?"
@@ -107,13 +104,15 @@ def read_card_text(text: str, card_kind: str | None = None) -> dict:
         )
     if any(e["_when_mandatory"] for e in effects):
         notes.append(
-            "001 (masterrule/133) says any '…时' effect can miss the timing; 000 §3.2.2.1.1 limits "
-            "it to optional ones, the narrower, later statement followed here."
+            f"001 ({CITES['when_misses']}) says any '…时' effect can miss the timing; 000 "
+            f"§{CITES['optional_when_misses']} limits it to optional ones: the narrower, later statement "
+            "is followed here."
         )
     if any(e["cost"] and e["condition"] for e in effects):
         notes.append(
-            "001 (masterrule/115) counts everything before 才能 as cost; 002 (文本的阅读方法) splits "
-            "it into condition, cost and target, the narrower, later statement followed here."
+            f"001 ({CITES['cost_all_before']}) counts everything before 才能 as cost; 002 "
+            f"({CITES['parts']}) splits it into condition, cost and target: the narrower, later "
+            "statement is followed here."
         )
     for effect in effects:
         del effect["_when_mandatory"]
@@ -206,6 +205,7 @@ def _read_effect(n: int, body: str, card_kind: str | None, header_once: dict[int
     before = stretch[0] if stretch else body.split("。")[0]
     limit = CARD_NAME_ONCE.search(before) or THIS_CARD_ONCE.search(before)
     head = before[limit.end() :] if limit else before
+    # What is left of the limit's own words (…使用1次，) is no part of the condition.
     head = re.sub(r"^[^，]*?使用1次[，,]?|^[，,]", "", head) if limit else head
     target = TARGET.search(head) if stretch else None
     condition, cost = (
@@ -216,7 +216,7 @@ def _read_effect(n: int, body: str, card_kind: str | None, header_once: dict[int
         "n": n,
         "label": NUMBERS[n - 1] if 0 < n <= len(NUMBERS) else f"({n})" if n else "·",
         "text": body,
-        "kind": _kind(n, body, stretch, event, card_kind),
+        "kind": _kind(body, stretch, event, card_kind),
         "condition": condition,
         "cost": cost,
         "target": target.group(0) if target else None,
@@ -272,7 +272,7 @@ def _condition_and_cost(head: str) -> tuple[str | None, str | None]:
     return condition, "，".join(cost) or None
 
 
-def _kind(n: int, body: str, stretch, event, card_kind: str | None) -> str:
+def _kind(body: str, stretch, event, card_kind: str | None) -> str:
     """The effect's kind from its markers."""
     if SUMMON_CONDITION.search(body) and not stretch:
         return "summon_condition"
@@ -318,7 +318,7 @@ def _conclude(effect: dict, card_kind: str | None, chain_response: bool) -> None
     """Each conclusion of the effect as one line with the passage it rests on."""
     say = effect["conclusions"].append
     kind = effect["kind"]
-    effect["spell_speed"] = _speed(kind, effect["text"], card_kind)
+    effect["spell_speed"] = _speed(kind, card_kind)
     say({"about": "kind", "says": f"kind: {kind}", "cite": CITES[kind]})
     if effect["spell_speed"]:
         speed = effect["spell_speed"]
@@ -343,52 +343,29 @@ def _conclude(effect: dict, card_kind: str | None, chain_response: bool) -> None
 def _misses(effect: dict, chain_response: bool, say) -> bool | None:
     """001's and 000's miss-timing rule: only an optional 'when' trigger (or a
     card whose activation waits on a 'when' event) can miss the timing."""
+    about = "can_miss_timing"
     if chain_response:
-        say(
-            {
-                "about": "can_miss_timing",
-                "says": "a chain-response timing (…发动时 / …之际): chained directly or not at all",
-                "cite": CITES["chain_response"],
-            }
-        )
+        says = "a chain-response timing (…发动时 / …之际): chained directly or not at all"
+        say({"about": about, "says": says, "cite": CITES["chain_response"]})
         return None
     wording = effect["trigger_wording"]
     if effect["kind"] not in ("trigger", "activation") or wording is None:
         return None
     if wording == "if":
-        say(
-            {
-                "about": "can_miss_timing",
-                "says": "cannot miss the timing: an 'if' (…的场合) effect",
-                "cite": CITES["if_never_misses"],
-            }
-        )
+        says = "cannot miss the timing: an 'if' (…的场合) effect"
+        say({"about": about, "says": says, "cite": CITES["if_never_misses"]})
         return False
-    if effect["optional"]:
-        what = (
-            "an optional 'when' trigger"
-            if effect["kind"] == "trigger"
-            else "an activation that waits on a 'when' event"
-        )
-        say(
-            {
-                "about": "can_miss_timing",
-                "says": f"can miss the timing: {what}",
-                "cite": CITES["optional_when_misses"],
-            }
-        )
-        return True
-    say(
-        {
-            "about": "can_miss_timing",
-            "says": "cannot miss the timing: a mandatory 'when' trigger",
-            "cite": CITES["optional_when_misses"],
-        }
-    )
-    return False
+    if not effect["optional"]:
+        says = "cannot miss the timing: a mandatory 'when' trigger"
+    elif effect["kind"] == "trigger":
+        says = "can miss the timing: an optional 'when' trigger"
+    else:
+        says = "can miss the timing: an activation that waits on a 'when' event"
+    say({"about": about, "says": says, "cite": CITES["optional_when_misses"]})
+    return bool(effect["optional"])
 
 
-def _speed(kind: str, body: str, card_kind: str | None) -> int | None:
+def _speed(kind: str, card_kind: str | None) -> int | None:
     """The spell speed of an activated effect (002 咒文速度); None for one not activated."""
     if kind in ("ignition", "trigger", "flip"):
         return 1

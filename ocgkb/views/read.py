@@ -4,6 +4,8 @@ place in the texts."""
 
 from __future__ import annotations
 
+import re
+
 from ocgkb import NotFound, UsageError
 from ocgkb.messages import no_such_card
 from ocgkb.query.lookup import find_cards
@@ -38,6 +40,11 @@ def read_view(kb: KnowledgeBase, text: str, card: str | None = None) -> dict:
         raise ReadError("the card text is empty")
     if len(text) > MAX_CARD_TEXT:
         raise ReadError(f"the card text is {len(text):,} characters long; at most {MAX_CARD_TEXT} are read")
+    if re.search(r"[\u3040-\u30ff]", text) or not re.search(r"[\u4e00-\u9fff]", text):
+        # Japanese (its kana) and English texts follow conventions of their own, not read yet.
+        raise ReadError(
+            "only a Chinese card text is read (official or ygopro wording), not Japanese or English"
+        )
     facts = _card(kb, card) if card is not None else None
     reading = read_card_text(text, facts["kind"] if facts else None)
     reading["card"] = facts
