@@ -8,7 +8,6 @@ import re
 
 from ocgkb import NotFound, UsageError
 from ocgkb.messages import no_such_card
-from ocgkb.query.lookup import find_cards
 from ocgkb.store.cards import cards_named
 from ocgkb.store.database import KnowledgeBase
 from ocgkb.store.passages import passage_hits
@@ -56,6 +55,8 @@ def _card(kb: KnowledgeBase, query: str) -> dict:
     """The card's name, password and the kind its type and property make."""
     if not query.strip():
         raise ReadError("--card needs a card's name or password")
+    from ocgkb.query.lookup import find_cards  # the fuzzy lookup only when a card is named
+
     matches = find_cards(kb, query, 1)
     if not matches:
         raise NotFound(no_such_card(query))
