@@ -69,6 +69,10 @@ def test_a_resolution_sentence_referring_back_does_not_open_an_effect():
         ("①：对方把怪兽的效果发动时，把这张卡从手卡丢弃才能发动。那个发动无效。", "quick", 2),
         ("①：只要这张卡在怪兽区域存在，自己场上的怪兽的攻击力上升300。", "continuous", None),
         ("反转：对方场上1只怪兽破坏。", "flip", 1),
+        ("①：对方主要阶段，把这张卡从手卡丢弃才能发动。对方场上1只怪兽破坏。", "quick", 2),
+        ("①：战斗阶段，把这张卡解放才能发动。对方场上1只怪兽破坏。", "quick", 2),
+        ("①：自己准备阶段发动。自己受到500伤害。", "trigger", 1),
+        ("①：这张卡反转的场合才能发动。自己抽1张。", "trigger", 1),
         ("这张卡不会被战斗破坏。", "continuous", None),
     ],
 )
@@ -97,6 +101,16 @@ def test_a_graveyard_effect_of_a_spell_is_not_its_activation():
         "①：自己场上1只怪兽的攻击力上升800。②：把墓地的这张卡除外才能发动。自己抽1张。", "quick_play_spell"
     )
     assert [(e["kind"], e["spell_speed"]) for e in read] == [("activation", 2), ("other", 1)]
+
+
+def test_a_continuous_traps_activation_is_its_first_activated_effect_without_a_limit():
+    lasting = "①：只要这张卡在魔法与陷阱区域存在，对方不能攻击。②：1回合1次，以场上1张卡为对象才能发动。那张卡破坏。"
+    assert [e["kind"] for e in effects(lasting, "continuous_trap")] == ["continuous", "other"]
+    revive = "①：以自己墓地1只怪兽为对象才能发动。那只怪兽特殊召唤。"
+    assert (first(revive, "continuous_trap")["kind"], first(revive, "continuous_trap")["spell_speed"]) == (
+        "activation",
+        2,
+    )
 
 
 def test_a_field_spell_activation_is_the_effect_that_says_so():
@@ -198,6 +212,16 @@ def test_costs(text, cost):
     assert effect["targets"] is False
 
 
+def test_a_cost_after_the_target():
+    effect = first("①：对方回合，以对方场上1只怪兽为对象，把这张卡从手卡送去墓地才能发动。那只怪兽破坏。")
+    assert (effect["condition"], effect["cost"], effect["targets"]) == (
+        "对方回合",
+        "把这张卡从手卡送去墓地",
+        True,
+    )
+    assert [role for role, _ in effect["parts"]] == ["condition", "text", "target", "text", "cost", "text"]
+
+
 def test_a_cost_with_a_condition_notes_001s_broader_reading():
     reading = read_card_text("①：对方回合，把手卡1只怪兽送去墓地才能发动。自己抽1张。")
     effect = reading["effects"][0]
@@ -281,6 +305,7 @@ def test_read_in_the_terminal_says_each_conclusion_with_its_citation(cli):
         (["read", "このカードを手札から捨てて発動できる。"], 2, "only a Chinese card text is read"),
         (["read", "Once per turn: You can draw 1 card."], 2, "only a Chinese card text is read"),
         (["read", "①：自己抽1张。", "--card", "qqqqzzzzxxxx"], 1, "no card is called"),
+        (["read", "①：\udcff自己抽1张。"], 1, "not valid UTF-8"),  # bytes the shell could not decode
     ],
 )
 def test_bad_input_is_one_line(cli, args, code, message):

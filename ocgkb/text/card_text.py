@@ -53,7 +53,8 @@ ACTIVATION_SPEED = {
 
 NUMBERS = "①②③④⑤⑥⑦⑧⑨⑩⑪⑫⑬⑭⑮⑯⑰⑱⑲⑳"
 ACTIVATE = re.compile(r"才能发动|可以发动|才能把这张卡发动|可以把这张卡发动")
-MANDATORY = re.compile(r"(?:时|的场合|的情况下|为对象)发动[。，]")
+# A mandatory effect: 发动 closing its clause with no 才能 / 可以 before it.
+MANDATORY = re.compile(r"(?<!才能)(?<!可以)(?<!这张卡)(?<!此卡)发动[。，]")
 # An event condition: …时 (when) or …的场合 / 的情况下 (if), just before the
 # comma, the activation or the resolution.
 EVENT = re.compile(r"(时|的场合|的情况下|之际)(?=[，,]|才能|可以|发动|$)")
@@ -70,6 +71,11 @@ THIS_CARD_ONCE = re.compile(r"1回合1次|(?:这张卡|此卡)的[^。]*1回合�
 QUICK = re.compile(
     r"诱发即时|对方回合也能发动|自己·对方回合|自己・对方回合|自己·对方的|自己・对方的|双方回合"
 )
+# A time no ignition effect can use (the opponent's turn, the battle phase):
+# an effect activated then, waiting on no event, is a quick effect.
+QUICK_TIME = re.compile(r"对方回合|对方(?:的)?(?:主要|战斗)阶段|战斗阶段|伤害步骤|伤害计算")
+# A phase of one's own turn an effect waits on: a trigger, neither 'when' nor 'if'.
+PHASE = re.compile(r"(?:准备|结束)阶段(?:[，,]|$)")
 # A summon condition speaks of this card's own summoning; a lock on the player
 # (这个回合自己不能特殊召唤) is not one.
 SUMMON_CONDITION = re.compile(
@@ -208,9 +214,9 @@ def _read_effect(n: int, body: str, card_kind: str | None, header_once: dict[int
     # What is left of the limit's own words (…使用1次，) is no part of the condition.
     head = re.sub(r"^[^，]*?使用1次[，,]?|^[，,]", "", head) if limit else head
     target = TARGET.search(head) if stretch else None
-    condition, cost = (
-        _condition_and_cost(head[: target.start()] if target else head) if stretch else (None, None)
-    )
+    # The target may stand before or after the cost: the rest is condition and cost.
+    rest = head[: target.start()] + head[target.end() :] if target else head
+    condition, cost = _condition_and_cost(rest) if stretch else (None, None)
     event = _last_event(condition)
     effect = {
         "n": n,
@@ -234,10 +240,10 @@ def _read_effect(n: int, body: str, card_kind: str | None, header_once: dict[int
 def _parts(body: str, marked: tuple[tuple[str, str | None], ...]) -> list[list[str]]:
     """The effect's text cut into [role, text] pieces in reading order: its
     condition, cost and target where it has them, the rest plain 'text'."""
+    found = sorted((body.find(piece), role, piece) for role, piece in marked if piece and piece in body)
     parts, cursor = [], 0
-    for role, piece in marked:
-        at = body.find(piece, cursor) if piece else -1
-        if at < 0:
+    for at, role, piece in found:
+        if at < cursor:  # overlapping an earlier part: left unmarked
             continue
         if at > cursor:
             parts.append(["text", body[cursor:at]])
@@ -284,7 +290,11 @@ def _kind(body: str, stretch, event, card_kind: str | None) -> str:
         return "continuous"
     if QUICK.search(body) or (event and _chain_response(stretch[0], event)):
         return "quick"
-    return "trigger" if event else "ignition"
+    if event:
+        return "trigger"
+    if QUICK_TIME.search(stretch[0]):
+        return "quick"
+    return "trigger" if PHASE.search(stretch[0]) else "ignition"
 
 
 def _chain_response(condition: str, event) -> bool:
@@ -379,16 +389,15 @@ def _speed(kind: str, card_kind: str | None) -> int | None:
 
 
 def _mark_activation(effects: list[dict], card_kind: str | None, header_once: dict[int, str]) -> None:
-    """A spell or trap card's own activation: its first activated effect that is
-    not used from the graveyard or banishment (a continuous, field or equip
-    spell's only when its text says 把这张卡发动)."""
+    """A spell or trap card's own activation: the first effect that says so
+    (把这张卡发动, 这张卡的发动), else the first that can be, as
+    `_is_the_activation` decides, not used from the graveyard or banishment."""
     if card_kind in (None, "monster"):
         return
-    lasting = card_kind in ("continuous_spell", "field_spell", "equip_spell")
     for effect in effects:
         elsewhere = re.search(r"墓地的这张卡|这张卡在墓地|除外的这张卡|墓地的此卡|此卡在墓地", effect["text"])
         says_so = "把这张卡发动" in effect["text"] or "这张卡的发动" in effect["text"]
-        if not elsewhere and (says_so or (effect["kind"] in ("other", "continuous") and not lasting)):
+        if not elsewhere and (says_so or _is_the_activation(effect, card_kind)):
             effect["kind"], effect["optional"] = "activation", True
             effect["once_per_turn"] = header_once.get(ACTIVATION_LIMIT, effect["once_per_turn"])
             effect["conclusions"].clear()
@@ -396,3 +405,15 @@ def _mark_activation(effects: list[dict], card_kind: str | None, header_once: di
             chain_response = bool(event) and _chain_response(effect["condition"], event)
             _conclude(effect, card_kind, chain_response)
             return
+
+
+def _is_the_activation(effect: dict, card_kind: str) -> bool:
+    """Whether an effect is the card's activation by its card type: a normal,
+    quick-play or ritual spell's or a normal or counter trap's first effect is;
+    a continuous trap's first activated effect that is not once per turn (its
+    later effects are); a continuous, field or equip spell's only by its words."""
+    if card_kind in ("continuous_spell", "field_spell", "equip_spell"):
+        return False
+    if card_kind == "continuous_trap":
+        return effect["kind"] == "other" and effect["once_per_turn"] == "none"
+    return effect["kind"] in ("other", "continuous")
