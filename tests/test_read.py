@@ -245,6 +245,8 @@ def test_being_a_target_is_not_targeting():
         ("①：1回合1次，自己主要阶段才能发动。自己抽1张。", "this_card"),
         ("1回合1次，可以把对方场上1只怪兽破坏。", "this_card"),
         ("①：自己主要阶段才能发动。自己抽1张。", "none"),
+        ("此卡名的①效果每回合只能使用1次。①：自己主要阶段可以发动。自己抽1张。", "card_name"),
+        ("①：每回合1次，自己主要阶段可以发动。自己抽1张。", "this_card"),
     ],
 )
 def test_once_per_turn(text, once):

@@ -62,12 +62,12 @@ EVENT = re.compile(r"(时|的场合|的情况下|之际)(?=[，,]|才能|可以|
 STATE = re.compile(r"(?:存在|没有|只有|以下|以上|在墓地|在手卡|在场上|表示|不存在)$")
 # An old text's event condition, without 发动: "此卡被破坏时，可以…".
 OLD_EVENT = re.compile(r"^((?!只要)[^。，]*?(?:时|的场合|的情况下))[，,]")
-TARGET = re.compile(r"以[^，。]*?为对象")
-CARD_NAME_ONCE = re.compile(r"这个卡名的[^。]*1回合(?:只能|各能|只有)")
+TARGET = re.compile(r"以[^，。]*?(?:为|作为)对象")
+CARD_NAME_ONCE = re.compile(r"(?:这个卡名|此卡名)的[^。]*(?:1|每)回合(?:只能|各能|只有)")
 # 这个卡名的卡在1回合只能发动1张: a limit on the card's activation alone (000 §5.1).
-CARD_ACTIVATIONS_ONCE = re.compile(r"这个卡名的卡[^。]*1回合只能发动1张")
+CARD_ACTIVATIONS_ONCE = re.compile(r"(?:这个卡名|此卡名)的卡[^。]*(?:1|每)回合只能发动1张")
 ACTIVATION_LIMIT = -1  # the key of that limit among the header's limits
-THIS_CARD_ONCE = re.compile(r"1回合1次|(?:这张卡|此卡)的[^。]*1回合只能|1回合只有1次")
+THIS_CARD_ONCE = re.compile(r"(?:1|每)回合1次|(?:这张卡|此卡)的[^。]*(?:1|每)回合只能|(?:1|每)回合只有1次")
 QUICK = re.compile(
     r"诱发即时|对方回合也能发动|自己·对方回合|自己・对方回合|自己·对方的|自己・对方的|双方回合"
 )
@@ -396,7 +396,7 @@ def _mark_activation(effects: list[dict], card_kind: str | None, header_once: di
         return
     for effect in effects:
         elsewhere = re.search(r"墓地的这张卡|这张卡在墓地|除外的这张卡|墓地的此卡|此卡在墓地", effect["text"])
-        says_so = "把这张卡发动" in effect["text"] or "这张卡的发动" in effect["text"]
+        says_so = re.search(r"[把将](?:这张卡|此卡)发动|(?:这张卡|此卡)的发动", effect["text"])
         if not elsewhere and (says_so or _is_the_activation(effect, card_kind)):
             effect["kind"], effect["optional"] = "activation", True
             effect["once_per_turn"] = header_once.get(ACTIVATION_LIMIT, effect["once_per_turn"])
