@@ -313,3 +313,10 @@ def test_read_in_the_terminal_says_each_conclusion_with_its_citation(cli):
 def test_bad_input_is_one_line(cli, args, code, message):
     result = cli(*args, expect=code)
     assert message in result.stderr and len(result.stderr.strip().splitlines()) == 1
+
+
+def test_a_summon_procedure_is_part_of_the_summon_condition():
+    text = "这张卡不能通常召唤。把自己墓地2只光属性怪兽除外的场合才能特殊召唤。①：1回合1次，自己主要阶段才能发动。自己抽1张。"
+    read = effects(text)
+    assert [(e["n"], e["kind"]) for e in read] == [(0, "summon_condition"), (1, "ignition")]
+    assert read[1]["parts"][0] == ["limit", "1回合1次"]

@@ -6,7 +6,12 @@ from __future__ import annotations
 import click
 
 # How each part of an effect is marked: a bracket label and a colour.
-PART_STYLE = {"condition": ("condition", "cyan"), "cost": ("cost", "magenta"), "target": ("target", "yellow")}
+PART_STYLE = {
+    "limit": ("limit", "green"),
+    "condition": ("condition", "cyan"),
+    "cost": ("cost", "magenta"),
+    "target": ("target", "yellow"),
+}
 
 
 def render_read(view: dict) -> str:
@@ -25,7 +30,7 @@ def render_read(view: dict) -> str:
 
 
 def _marked(parts: list[list[str]]) -> str:
-    """The effect's text with its condition, cost and target in labelled brackets."""
+    """The effect's text with its limit, condition, cost and target in labelled brackets."""
     pieces = []
     for role, text in parts:
         if role in PART_STYLE:

@@ -79,7 +79,8 @@ PHASE = re.compile(r"(?:准备|结束)阶段(?:[，,]|$)")
 # A summon condition speaks of this card's own summoning; a lock on the player
 # (这个回合自己不能特殊召唤) is not one.
 SUMMON_CONDITION = re.compile(
-    r"^(?:这张卡|此卡)(?:不能通常召唤|只能用|不能特殊召唤|必须用)|^不能通常召唤|的方法才能(?:从[^。]*)?特殊召唤"
+    r"^(?:这张卡|此卡)(?:不能通常召唤|只能用|不能特殊召唤|必须用)|^不能通常召唤"
+    r"|(?:才能|可以)(?:从[^。，]*)?特殊召唤(?:。|$)"
 )
 # A clause that is a cost: an action on one's own cards or life points.
 COST_CLAUSE = re.compile(
@@ -231,7 +232,8 @@ def _read_effect(n: int, body: str, card_kind: str | None, header_once: dict[int
     }
     effect["optional"] = _optional(stretch)
     effect["trigger_wording"], chain_response = _wording(condition, event)
-    effect["parts"] = _parts(body, (("condition", condition), ("cost", cost), ("target", effect["target"])))
+    marked = (("limit", limit and limit.group(0)), ("condition", condition), ("cost", cost))
+    effect["parts"] = _parts(body, (*marked, ("target", effect["target"])))
     effect["conclusions"] = []
     _conclude(effect, card_kind, chain_response)
     return effect
@@ -239,7 +241,8 @@ def _read_effect(n: int, body: str, card_kind: str | None, header_once: dict[int
 
 def _parts(body: str, marked: tuple[tuple[str, str | None], ...]) -> list[list[str]]:
     """The effect's text cut into [role, text] pieces in reading order: its
-    condition, cost and target where it has them, the rest plain 'text'."""
+    once-per-turn limit, condition, cost and target where it has them, the
+    rest plain 'text'."""
     found = sorted((body.find(piece), role, piece) for role, piece in marked if piece and piece in body)
     parts, cursor = [], 0
     for at, role, piece in found:
