@@ -12,7 +12,7 @@ import sys
 import click
 
 from ocgkb import NotFound, OcgkbError, __version__, paths
-from ocgkb.cli.options import TEXT, count_option, date_option, search_filters
+from ocgkb.cli.options import CARD_TEXT, TEXT, count_option, date_option, search_filters
 from ocgkb.store import schema  # the kinds and limits, with no query code (--help stays fast)
 
 
@@ -367,6 +367,40 @@ def card(ctx, name, limit, on, as_json) -> None:
     from ocgkb.cli.render import render_card
 
     click.echo(render_card(view))
+
+
+@main.command()
+@click.argument("text", type=CARD_TEXT)
+@click.option(
+    "--card",
+    type=TEXT,
+    metavar="NAME|PASSWORD",
+    help="The card whose text it is: its type decides an activation.",
+)
+@click.option("--json", "as_json", is_flag=True, help="Print JSON instead of text.")
+@click.pass_context
+def read(ctx, text, card, as_json) -> None:
+    """Read a card's Chinese effect TEXT as a judge does: its effects, each
+    one's kind, spell speed, timing, condition, cost, target and once-per-turn
+    limit, every conclusion with the rule passage it rests on.
+
+    TEXT may be in the official wording (此卡, 的情况下, 可以发动) or
+    ygopro's (这张卡, 的场合, 才能发动), at most 1000 characters.
+
+    \b
+    Examples:
+      ocgkb read "①：这张卡召唤成功时才能发动。从卡组把1只怪兽加入手卡。"
+      ocgkb read "①：以场上1张卡为对象才能发动。那张卡破坏。" --card 旋风
+    """
+    from ocgkb.views.read import read_view
+
+    view = read_view(_open(ctx), text, card)
+    if as_json:
+        click.echo(json.dumps(view, ensure_ascii=False))
+        return
+    from ocgkb.cli.render_read import render_read
+
+    click.echo(render_read(view))
 
 
 @main.command()

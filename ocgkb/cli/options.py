@@ -30,16 +30,19 @@ class Text(click.ParamType):
 
     name = "text"
 
+    def __init__(self, most: int | None = MAX_QUERY, what: str = "the query") -> None:
+        self.most, self.what = most, what
+
     def convert(self, value, param, ctx):
         if isinstance(value, str):
             try:
                 value.encode("utf-8")
             except UnicodeEncodeError:
-                raise TextError("the query is not valid UTF-8") from None
-            if len(value) > MAX_QUERY:
+                raise TextError(f"{self.what} is not valid UTF-8") from None
+            if self.most is not None and len(value) > self.most:
                 option = param is not None and param.param_type_name == "option"
-                what = param.opts[0] if option else "the query"
-                raise TextError(f"{what} is {len(value):,} characters long; ask in at most {MAX_QUERY}")
+                what = param.opts[0] if option else self.what
+                raise TextError(f"{what} is {len(value):,} characters long; ask in at most {self.most}")
         return value
 
 
@@ -66,6 +69,8 @@ class Count(click.IntRange):
 
 
 TEXT = Text()
+# A card's effect text: its length is the reading's to judge (views/read.py).
+CARD_TEXT = Text(None, "the card text")
 
 
 def search_filters(

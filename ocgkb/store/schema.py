@@ -60,6 +60,9 @@ LINK_RELATIONS = (
 # How long a question or any text argument may be, in characters: the query
 # layer, the command line's options and the web's parameters all refuse more.
 MAX_QUERY = 300
+# A card's effect text `read` takes: longer than a question (a long card runs to
+# ~600 characters), never a document.
+MAX_CARD_TEXT = 1000
 
 # How much a view returns at most, and by default: the command line's --limit,
 # the API's `limit` and its OpenAPI document all read these.

@@ -1,0 +1,422 @@
+"""A card's Chinese effect text read the way a judge reads it: its effects, and
+for each its kind, spell speed, whether it is optional, its timing wording,
+whether it can miss the timing, its condition, cost and target, its
+once-per-turn limit, each conclusion with the passage of the rules it rests on.
+
+Pure: the text in, plain dicts out. Both wordings are read alike: the official
+one (此卡, 的情况下, 可以发动) and ygopro's (这张卡, 的场合, 才能发动).
+"""
+
+from __future__ import annotations
+
+import re
+
+# The passages each conclusion rests on, by stable passage id (a test checks
+# every one exists in the built knowledge base).
+CITES = {
+    "parts": "rulings/文本的阅读方法/1",  # 002: limit, condition, cost, target, resolution
+    "parts_example": "rulings/文本的阅读方法/3",  # 002: 银河旋风 split into its parts, 以…为对象
+    "cost_written_before": "rulings/cost/5",  # 002: the cost is written before 发动
+    "cost_all_before": "masterrule/115",  # 001: everything before 才能 is cost
+    "ignition": "masterrule/105",
+    "trigger": "masterrule/106",
+    "optional": "masterrule/107",
+    "quick": "masterrule/108",
+    "flip": "guide/咒文速度一览/1",  # flip effects among spell speed 1
+    "continuous": "4.2.1/3",  # 000: applies without a chain while face-up
+    "activation": "4.2.1/2",  # 000: a spell or trap face-up on the field is its activation
+    "other": "4.2.1.1/1",  # 000: a spell or trap's effect other than its activation
+    "summon_condition": "5/4/sub1",  # 000: a summon condition is not an effect
+    "chain_response": "rulings/时点/13",  # 002: …发动时 / …之际 must chain directly
+    "when_misses": "masterrule/133",  # 001: any …时 can be missed
+    "if_never_misses": "masterrule/134",  # 001: …的场合 starts a new chain
+    "optional_when_misses": "3.2.2.1.1/5",  # 000: only an optional …时，可以 misses
+    "speed_1": "rulings/咒文速度/7",
+    "speed_2": "rulings/咒文速度/14",
+    "speed_3": "rulings/咒文速度/20",
+    "once_card_name": "rulings/1回合1次/8",
+    "once_this_card": "rulings/1回合1次/1",
+}
+
+# The card types that decide an activation's spell speed (000 §4, 002 咒文速度).
+ACTIVATION_SPEED = {
+    "normal_spell": 1,
+    "ritual_spell": 1,
+    "continuous_spell": 1,
+    "field_spell": 1,
+    "equip_spell": 1,
+    "quick_play_spell": 2,
+    "normal_trap": 2,
+    "continuous_trap": 2,
+    "counter_trap": 3,
+}
+
+NUMBERS = "①②③④⑤⑥⑦⑧⑨⑩⑪⑫⑬⑭⑮⑯⑰⑱⑲⑳"
+ACTIVATE = re.compile(r"才能发动|可以发动|才能把这张卡发动|可以把这张卡发动")
+# A mandatory effect: 发动 closing its clause with no 才能 / 可以 before it.
+MANDATORY = re.compile(r"(?<!才能)(?<!可以)(?<!这张卡)(?<!此卡)发动[。，]")
+# An event condition: …时 (when) or …的场合 / 的情况下 (if), just before the
+# comma, the activation or the resolution.
+EVENT = re.compile(r"(时|的场合|的情况下|之际)(?=[，,]|才能|可以|发动|$)")
+# "…存在的场合" and the like name a state the game is in, not an event.
+STATE = re.compile(r"(?:存在|没有|只有|以下|以上|在墓地|在手卡|在场上|表示|不存在)$")
+# An old text's event condition, without 发动: "此卡被破坏时，可以…".
+OLD_EVENT = re.compile(r"^((?!只要)[^。，]*?(?:时|的场合|的情况下))[，,]")
+TARGET = re.compile(r"以[^，。]*?(?:为|作为)对象")
+CARD_NAME_ONCE = re.compile(r"(?:这个卡名|此卡名)的[^。]*(?:1|每)回合(?:只能|各能|只有)")
+# 这个卡名的卡在1回合只能发动1张: a limit on the card's activation alone (000 §5.1).
+CARD_ACTIVATIONS_ONCE = re.compile(r"(?:这个卡名|此卡名)的卡[^。]*(?:1|每)回合只能发动1张")
+ACTIVATION_LIMIT = -1  # the key of that limit among the header's limits
+THIS_CARD_ONCE = re.compile(r"(?:1|每)回合1次|(?:这张卡|此卡)的[^。]*(?:1|每)回合只能|(?:1|每)回合只有1次")
+QUICK = re.compile(
+    r"诱发即时|对方回合也能发动|自己·对方回合|自己・对方回合|自己·对方的|自己・对方的|双方回合"
+)
+# A time no ignition effect can use (the opponent's turn, the battle phase):
+# an effect activated then, waiting on no event, is a quick effect.
+QUICK_TIME = re.compile(r"对方回合|对方(?:的)?(?:主要|战斗)阶段|战斗阶段|伤害步骤|伤害计算")
+# A phase of one's own turn an effect waits on: a trigger, neither 'when' nor 'if'.
+PHASE = re.compile(r"(?:准备|结束)阶段(?:[，,]|$)")
+# A summon condition speaks of this card's own summoning; a lock on the player
+# (这个回合自己不能特殊召唤) is not one.
+SUMMON_CONDITION = re.compile(
+    r"^(?:这张卡|此卡)(?:不能通常召唤|只能用|不能特殊召唤|必须用)|^不能通常召唤"
+    r"|(?:才能|可以)(?:从[^。，]*)?特殊召唤(?:。|$)"
+)
+# A clause that is a cost: an action on one's own cards or life points.
+COST_CLAUSE = re.compile(
+    r"(?:把|将|支付|丢弃|解放|从手卡丢弃)[^，]*?"
+    r"(?:送去墓地|除外|解放|丢弃|基本分|回到卡组|回到持有者卡组|取除|作为cost)$"
+    r"|^(?:丢弃|解放|支付)[^，]*$"
+)
+COST_START = re.compile(r"把|将|支付|丢弃|解放|从手卡")
+# A sentence of an unnumbered text that opens a new effect: it says how the
+# effect applies (activation, 只要, 1回合1次, 反转) or opens on an event
+# condition that does not refer back to what came before (那…, 这个效果…).
+OPENS_EFFECT = re.compile(
+    r"才能发动|可以发动|^只要|^1回合1次|^反转|^(?!那|这个效果|此外)[^。]{0,40}?(?:时|的场合|的情况下)，"
+)
+
+
+def read_card_text(text: str, card_kind: str | None = None) -> dict:
+    """The reading of a card's effect text: its effects, each with its
+    conclusions and their citations, and notes on what the text cannot decide."""
+    pieces, header_once = _split(text.strip())
+    effects = [_read_effect(n, body, card_kind, header_once) for n, body in pieces]
+    _mark_activation(effects, card_kind, header_once)
+    notes = []
+    if card_kind is None and any(e["kind"] not in ("summon_condition", "continuous") for e in effects):
+        notes.append(
+            "Without the card's type the text is read as a monster's: a spell or trap card's "
+            "activation and its spell speed need the card (--card)."
+        )
+    if any(e["_when_mandatory"] for e in effects):
+        notes.append(
+            f"001 ({CITES['when_misses']}) says any '…时' effect can miss the timing; 000 "
+            f"§{CITES['optional_when_misses']} limits it to optional ones: the narrower, later statement "
+            "is followed here."
+        )
+    if any(e["cost"] and e["condition"] for e in effects):
+        notes.append(
+            f"001 ({CITES['cost_all_before']}) counts everything before 才能 as cost; 002 "
+            f"({CITES['parts']}) splits it into condition, cost and target: the narrower, later "
+            "statement is followed here."
+        )
+    for effect in effects:
+        del effect["_when_mandatory"]
+        effect["cites"] = sorted({c["cite"] for c in effect["conclusions"]})
+    return {"text": text, "card_kind": card_kind, "effects": effects, "notes": notes}
+
+
+def _split(text: str) -> tuple[list[tuple[int, str]], dict[int, str]]:
+    """The text's effects as (n, text), and the once-per-turn limits its header
+    lines put on numbered effects (n → 'card_name'; 0 stands for every effect)."""
+    sentences = [s for s in re.split(r"(?<=。)|\n", text) if s.strip()]
+    header_once: dict[int, str] = {}
+    body = []
+    for sentence in sentences:
+        if CARD_ACTIVATIONS_ONCE.search(sentence) and not _numbered(sentence):
+            header_once[ACTIVATION_LIMIT] = "card_name"
+        elif CARD_NAME_ONCE.search(sentence) and not _numbered(sentence):
+            named = [NUMBERS.index(c) + 1 for c in sentence if c in NUMBERS] or [0]
+            header_once.update(dict.fromkeys(named, "card_name"))
+        else:
+            body.append(sentence.strip())
+    joined = "".join(body)
+    if any(c in NUMBERS for c in joined):
+        return _split_numbered(joined), header_once
+    return _split_unnumbered(body), header_once
+
+
+def _numbered(sentence: str) -> bool:
+    """Whether a sentence opens a numbered effect (①：…)."""
+    return bool(re.match(rf"[{NUMBERS}][：:]", sentence.strip()))
+
+
+def _split_numbered(text: str) -> list[tuple[int, str]]:
+    """①②③… keep their number; what stands before the first is n = 0."""
+    parts = re.split(rf"(?=[{NUMBERS}][：:])", text)
+    pieces = []
+    for part in filter(None, (p.strip() for p in parts)):
+        if part[0] in NUMBERS:
+            pieces.append((NUMBERS.index(part[0]) + 1, part[2:].strip()))
+        else:
+            pieces.extend((0, s) for s in _sentences_joined(part))
+    return pieces
+
+
+def _sentences_joined(text: str) -> list[str]:
+    """An unnumbered stretch before ①: one part for its summon condition, one for the rest."""
+    sentences = [s for s in re.split(r"(?<=。)", text) if s.strip()]
+    summon = "".join(s for s in sentences if SUMMON_CONDITION.search(s))
+    rest = "".join(s for s in sentences if not SUMMON_CONDITION.search(s))
+    return [part for part in (summon, rest) if part]
+
+
+def _split_unnumbered(sentences: list[str]) -> list[tuple[int, str]]:
+    """A wholly unnumbered text: a summon condition is n = 0, the rest is cut
+    where a sentence opens a new effect and numbered 1, 2 … in reading order."""
+    pieces: list[tuple[int, str]] = []
+    summon = "".join(s for s in sentences if SUMMON_CONDITION.search(s))
+    if summon:
+        pieces.append((0, summon))
+    effects: list[str] = []
+    for sentence in (s for s in sentences if not SUMMON_CONDITION.search(s)):
+        if effects and not OPENS_EFFECT.search(sentence):
+            effects[-1] += sentence
+        else:
+            effects.append(sentence)
+    return pieces + [(n, e) for n, e in enumerate(effects, 1)]
+
+
+def _activation_stretch(body: str) -> tuple[str, str] | None:
+    """The text before the activation (才能发动 / 可以发动, or a mandatory
+    …发动) and its marker; None for an effect that is not activated."""
+    head = body.split("。")[0] + "。"
+    for pattern in (ACTIVATE, MANDATORY):
+        match = pattern.search(head)
+        if match:
+            end = match.start() if pattern is ACTIVATE else match.end() - 3
+            return head[:end], match.group(0) if pattern is ACTIVATE else "发动"
+    old = OLD_EVENT.match(head)
+    once = THIS_CARD_ONCE.match(head)
+    if once and "可以" in head:  # an old ignition effect: "1回合1次，可以…"
+        return head[: once.end()], "可以"
+    if old:  # an old text: "…时，可以…" is optional, "…时，…" mandatory
+        return old.group(1), "可以" if "可以" in head[old.end() :] else "发动"
+    return None
+
+
+def _read_effect(n: int, body: str, card_kind: str | None, header_once: dict[int, str]) -> dict:
+    """One effect's reading, before the card's activation is placed."""
+    stretch = _activation_stretch(body)
+    before = stretch[0] if stretch else body.split("。")[0]
+    limit = CARD_NAME_ONCE.search(before) or THIS_CARD_ONCE.search(before)
+    head = before[limit.end() :] if limit else before
+    # What is left of the limit's own words (…使用1次，) is no part of the condition.
+    head = re.sub(r"^[^，]*?使用1次[，,]?|^[，,]", "", head) if limit else head
+    target = TARGET.search(head) if stretch else None
+    # The target may stand before or after the cost: the rest is condition and cost.
+    rest = head[: target.start()] + head[target.end() :] if target else head
+    condition, cost = _condition_and_cost(rest) if stretch else (None, None)
+    event = _last_event(condition)
+    effect = {
+        "n": n,
+        "label": NUMBERS[n - 1] if 0 < n <= len(NUMBERS) else f"({n})" if n else "·",
+        "text": body,
+        "kind": _kind(body, stretch, event, card_kind),
+        "condition": condition,
+        "cost": cost,
+        "target": target.group(0) if target else None,
+        "targets": bool(target),
+        "once_per_turn": header_once.get(n) or header_once.get(0) or _once(before),
+    }
+    effect["optional"] = _optional(stretch)
+    effect["trigger_wording"], chain_response = _wording(condition, event)
+    marked = (("limit", limit and limit.group(0)), ("condition", condition), ("cost", cost))
+    effect["parts"] = _parts(body, (*marked, ("target", effect["target"])))
+    effect["conclusions"] = []
+    _conclude(effect, card_kind, chain_response)
+    return effect
+
+
+def _parts(body: str, marked: tuple[tuple[str, str | None], ...]) -> list[list[str]]:
+    """The effect's text cut into [role, text] pieces in reading order: its
+    once-per-turn limit, condition, cost and target where it has them, the
+    rest plain 'text'."""
+    found = sorted((body.find(piece), role, piece) for role, piece in marked if piece and piece in body)
+    parts, cursor = [], 0
+    for at, role, piece in found:
+        if at < cursor:  # overlapping an earlier part: left unmarked
+            continue
+        if at > cursor:
+            parts.append(["text", body[cursor:at]])
+        parts.append([role, piece])
+        cursor = at + len(piece)
+    if cursor < len(body):
+        parts.append(["text", body[cursor:]])
+    return parts
+
+
+def _last_event(condition: str | None) -> re.Match | None:
+    """The event the effect waits on: the last one its condition names (a
+    condition may first say where the card is: 这张卡在墓地存在的场合，…时)."""
+    text = condition or ""
+    events = [e for e in EVENT.finditer(text) if not STATE.search(text[: e.start()])]
+    return events[-1] if events else None
+
+
+def _condition_and_cost(head: str) -> tuple[str | None, str | None]:
+    """002's split of the stretch before the activation: the trailing actions on
+    one's own cards or life points are the cost, what precedes them the condition."""
+    clauses = [c for c in re.split(r"[，,]", head) if c]
+    cost: list[str] = []
+    while clauses and COST_CLAUSE.search(clauses[-1]):
+        clause = clauses.pop()
+        start = COST_START.search(clause).start()
+        cost.insert(0, clause[start:])
+        if start:
+            clauses.append(clause[:start])
+            break
+    condition = "，".join(clauses).strip() or None
+    return condition, "，".join(cost) or None
+
+
+def _kind(body: str, stretch, event, card_kind: str | None) -> str:
+    """The effect's kind from its markers."""
+    if SUMMON_CONDITION.search(body) and not stretch:
+        return "summon_condition"
+    if body.startswith("反转") or "反转：" in body:
+        return "flip"
+    if card_kind not in (None, "monster"):
+        return "other" if stretch else "continuous"
+    if not stretch:
+        return "continuous"
+    if QUICK.search(body) or (event and _chain_response(stretch[0], event)):
+        return "quick"
+    if event:
+        return "trigger"
+    if QUICK_TIME.search(stretch[0]):
+        return "quick"
+    return "trigger" if PHASE.search(stretch[0]) else "ignition"
+
+
+def _chain_response(condition: str, event) -> bool:
+    """…发动时 / …之际: a timing met only by chaining directly (002 时点)."""
+    return event.group(1) == "之际" or condition[: event.start()].endswith("发动")
+
+
+def _once(before: str) -> str:
+    """The effect's own once-per-turn limit."""
+    if CARD_NAME_ONCE.search(before):
+        return "card_name"
+    return "this_card" if THIS_CARD_ONCE.search(before) else "none"
+
+
+def _optional(stretch: tuple[str, str] | None) -> bool | None:
+    """True for 才能发动 / 可以发动 / 可以; False for a mandatory effect (…发动
+    without them); None for an effect that is not activated."""
+    return stretch[1] != "发动" if stretch else None
+
+
+def _wording(condition: str | None, event) -> tuple[str | None, bool]:
+    """'when' for …时, 'if' for …的场合 / 的情况下; a chain-response timing is neither."""
+    if not event:
+        return None, False
+    if _chain_response(condition, event):
+        return None, True
+    return ("when" if event.group(1) == "时" else "if"), False
+
+
+def _conclude(effect: dict, card_kind: str | None, chain_response: bool) -> None:
+    """Each conclusion of the effect as one line with the passage it rests on."""
+    say = effect["conclusions"].append
+    kind = effect["kind"]
+    effect["spell_speed"] = _speed(kind, card_kind)
+    say({"about": "kind", "says": f"kind: {kind}", "cite": CITES[kind]})
+    if effect["spell_speed"]:
+        speed = effect["spell_speed"]
+        say({"about": "spell_speed", "says": f"spell speed {speed}", "cite": CITES[f"speed_{speed}"]})
+    if effect["optional"] is not None:
+        says = "optional (才能 / 可以)" if effect["optional"] else "mandatory: no 才能 / 可以"
+        say({"about": "optional", "says": says, "cite": CITES["optional"]})
+    effect["can_miss_timing"] = _misses(effect, chain_response, say)
+    effect["_when_mandatory"] = effect["trigger_wording"] == "when" and effect["optional"] is False
+    if effect["condition"]:
+        say({"about": "condition", "says": f"condition: {effect['condition']}", "cite": CITES["parts"]})
+    if effect["cost"]:
+        say({"about": "cost", "says": f"cost: {effect['cost']}", "cite": CITES["cost_written_before"]})
+    if effect["targets"]:
+        say({"about": "targets", "says": f"targets: {effect['target']}", "cite": CITES["parts_example"]})
+    once = effect["once_per_turn"]
+    if once != "none":
+        whose = "by card name, for the player" if once == "card_name" else "for this card itself"
+        say({"about": "once_per_turn", "says": f"once per turn {whose}", "cite": CITES[f"once_{once}"]})
+
+
+def _misses(effect: dict, chain_response: bool, say) -> bool | None:
+    """001's and 000's miss-timing rule: only an optional 'when' trigger (or a
+    card whose activation waits on a 'when' event) can miss the timing."""
+    about = "can_miss_timing"
+    if chain_response:
+        says = "a chain-response timing (…发动时 / …之际): chained directly or not at all"
+        say({"about": about, "says": says, "cite": CITES["chain_response"]})
+        return None
+    wording = effect["trigger_wording"]
+    if effect["kind"] not in ("trigger", "activation") or wording is None:
+        return None
+    if wording == "if":
+        says = "cannot miss the timing: an 'if' (…的场合) effect"
+        say({"about": about, "says": says, "cite": CITES["if_never_misses"]})
+        return False
+    if not effect["optional"]:
+        says = "cannot miss the timing: a mandatory 'when' trigger"
+    elif effect["kind"] == "trigger":
+        says = "can miss the timing: an optional 'when' trigger"
+    else:
+        says = "can miss the timing: an activation that waits on a 'when' event"
+    say({"about": about, "says": says, "cite": CITES["optional_when_misses"]})
+    return bool(effect["optional"])
+
+
+def _speed(kind: str, card_kind: str | None) -> int | None:
+    """The spell speed of an activated effect (002 咒文速度); None for one not activated."""
+    if kind in ("ignition", "trigger", "flip"):
+        return 1
+    if kind == "quick":
+        return 2
+    if kind == "activation":
+        return ACTIVATION_SPEED.get(card_kind or "")
+    if kind == "other" and card_kind:
+        return 2 if card_kind.endswith("trap") else 1
+    return None
+
+
+def _mark_activation(effects: list[dict], card_kind: str | None, header_once: dict[int, str]) -> None:
+    """A spell or trap card's own activation: the first effect that says so
+    (把这张卡发动, 这张卡的发动), else the first that can be, as
+    `_is_the_activation` decides, not used from the graveyard or banishment."""
+    if card_kind in (None, "monster"):
+        return
+    for effect in effects:
+        elsewhere = re.search(r"墓地的这张卡|这张卡在墓地|除外的这张卡|墓地的此卡|此卡在墓地", effect["text"])
+        says_so = re.search(r"[把将](?:这张卡|此卡)发动|(?:这张卡|此卡)的发动", effect["text"])
+        if not elsewhere and (says_so or _is_the_activation(effect, card_kind)):
+            effect["kind"], effect["optional"] = "activation", True
+            effect["once_per_turn"] = header_once.get(ACTIVATION_LIMIT, effect["once_per_turn"])
+            effect["conclusions"].clear()
+            event = _last_event(effect["condition"])
+            chain_response = bool(event) and _chain_response(effect["condition"], event)
+            _conclude(effect, card_kind, chain_response)
+            return
+
+
+def _is_the_activation(effect: dict, card_kind: str) -> bool:
+    """Whether an effect is the card's activation by its card type: a normal,
+    quick-play or ritual spell's or a normal or counter trap's first effect is;
+    a continuous trap's first activated effect that is not once per turn (its
+    later effects are); a continuous, field or equip spell's only by its words."""
+    if card_kind in ("continuous_spell", "field_spell", "equip_spell"):
+        return False
+    if card_kind == "continuous_trap":
+        return effect["kind"] == "other" and effect["once_per_turn"] == "none"
+    return effect["kind"] in ("other", "continuous")
