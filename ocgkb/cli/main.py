@@ -15,6 +15,9 @@ from ocgkb import NotFound, OcgkbError, __version__, paths
 from ocgkb.cli.options import CARD_TEXT, TEXT, count_option, date_option, search_filters
 from ocgkb.store import schema  # the kinds and limits, with no query code (--help stays fast)
 
+# Every command that prints a view can print it as JSON instead.
+_json_option = click.option("--json", "as_json", is_flag=True, help="Print JSON instead of text.")
+
 
 def _build_progress(run):
     """Run a build with a progress bar on a terminal, and one line elsewhere; a
@@ -242,7 +245,7 @@ def _filters_options(fn):
                 type=TEXT,
                 help="Only passages with a date on or before this day; with --since, one date inside both.",
             ),
-            click.option("--json", "as_json", is_flag=True, help="Print JSON instead of text."),
+            _json_option,
         ]
     ):
         fn = option(fn)
@@ -267,13 +270,17 @@ def _question_command(argument: str, most: int, default: int):
 
 
 def _show(view: dict, as_json: bool, render: str) -> None:
-    """A view as JSON, or as the terminal renderer named writes it."""
+    """A view as JSON, or as the terminal renderer named writes it: `render_card`
+    (in cli/render.py) or `render_read.render_read` (a module of cli/ of its own),
+    imported only when text is printed."""
     if as_json:
         click.echo(json.dumps(view, ensure_ascii=False))
         return
-    from ocgkb.cli import render as renderers
+    import importlib
 
-    click.echo(getattr(renderers, render)(view))
+    module, _, function = render.rpartition(".")
+    renderers = importlib.import_module(f"ocgkb.cli.{module or 'render'}")
+    click.echo(getattr(renderers, function)(view))
 
 
 @_question_command("query", schema.MOST_HITS, schema.DEFAULT_HITS)
@@ -308,7 +315,7 @@ def ask(ctx, question, kind, section, concept, card, since, until, limit, as_jso
 
 @main.command()
 @click.argument("number", type=TEXT)
-@click.option("--json", "as_json", is_flag=True, help="Print JSON instead of text.")
+@_json_option
 @click.pass_context
 def section(ctx, number, as_json) -> None:
     """Show a rulebook section (4.2.2) or list the tree below one (4).
@@ -329,7 +336,7 @@ def section(ctx, number, as_json) -> None:
     metavar="DATE",
     help="The Forbidden & Limited status under the lists in force on this date.",
 )
-@click.option("--json", "as_json", is_flag=True, help="Print JSON instead of text.")
+@_json_option
 @click.pass_context
 def card(ctx, name, limit, on, as_json) -> None:
     """Find a card by NAME in any form and show its password, names in every
@@ -361,12 +368,7 @@ def card(ctx, name, limit, on, as_json) -> None:
             raise NotFound(f"{exc}; did you mean {', '.join(names)}?" if names else str(exc)) from None
         click.echo(json.dumps(exc.detail, ensure_ascii=False))
         sys.exit(exc.exit_code)
-    if as_json:
-        click.echo(json.dumps(view, ensure_ascii=False))
-        return
-    from ocgkb.cli.render import render_card
-
-    click.echo(render_card(view))
+    _show(view, as_json, "render_card")
 
 
 @main.command()
@@ -377,7 +379,7 @@ def card(ctx, name, limit, on, as_json) -> None:
     metavar="NAME|PASSWORD",
     help="The card whose text it is: its type decides an activation.",
 )
-@click.option("--json", "as_json", is_flag=True, help="Print JSON instead of text.")
+@_json_option
 @click.pass_context
 def read(ctx, text, card, as_json) -> None:
     """Read a card's Chinese effect TEXT as a judge does: its effects, each
@@ -394,18 +396,12 @@ def read(ctx, text, card, as_json) -> None:
     """
     from ocgkb.views.read import read_view
 
-    view = read_view(_open(ctx), text, card)
-    if as_json:
-        click.echo(json.dumps(view, ensure_ascii=False))
-        return
-    from ocgkb.cli.render_read import render_read
-
-    click.echo(render_read(view))
+    _show(read_view(_open(ctx), text, card), as_json, "render_read.render_read")
 
 
 @main.command()
 @click.argument("name", type=TEXT)
-@click.option("--json", "as_json", is_flag=True, help="Print JSON instead of text.")
+@_json_option
 @click.pass_context
 def concept(ctx, name, as_json) -> None:
     """Show a rule concept by English or Chinese name or alias: its defining
@@ -466,7 +462,7 @@ def deck() -> None:
 @click.option(
     "--on", "day", type=TEXT, help="The list in force on this date (YYYY-MM-DD); default: the newest."
 )
-@click.option("--json", "as_json", is_flag=True, help="Print JSON instead of text.")
+@_json_option
 @click.pass_context
 def deck_check(ctx: click.Context, path: str, region: str, day: str | None, as_json: bool) -> None:
     """Check a .ydk deck as a judge would: main deck 40–60, extra and side at most
@@ -485,12 +481,7 @@ def deck_check(ctx: click.Context, path: str, region: str, day: str | None, as_j
     from ocgkb.views.deck import deck_file_view
 
     view = deck_file_view(_open(ctx), path, region, day)
-    if as_json:
-        click.echo(json.dumps(view, ensure_ascii=False))
-    else:
-        from ocgkb.cli.render_deck import render_deck
-
-        click.echo(render_deck(view))
+    _show(view, as_json, "render_deck.render_deck")
     sys.exit(0 if view["legal"] else 1)
 
 
