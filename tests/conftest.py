@@ -90,12 +90,16 @@ def cli_json(cli):
     return run
 
 
+def writable_copy(corpus: Path, tmp_path: Path) -> Path:
+    target = tmp_path / "rulings_data"
+    shutil.copytree(corpus, target)
+    return target
+
+
 @pytest.fixture
 def corpus_copy(tmp_path) -> Path:
     """A writable copy of rulings_data/ for tests that damage a source."""
-    target = tmp_path / "rulings_data"
-    shutil.copytree(DATA, target)
-    return target
+    return writable_copy(DATA, tmp_path)
 
 
 @pytest.fixture(scope="session")
@@ -117,9 +121,7 @@ def small_kb_copy(small_kb, tmp_path) -> Path:
 @pytest.fixture
 def small_corpus_copy(tmp_path) -> Path:
     """A writable copy of the small corpus for tests that damage or change a source."""
-    target = tmp_path / "rulings_data"
-    shutil.copytree(SMALL, target)
-    return target
+    return writable_copy(SMALL, tmp_path)
 
 
 def passage_at(db: sqlite3.Connection, doc: str, line: int) -> sqlite3.Row:

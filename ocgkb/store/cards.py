@@ -51,28 +51,28 @@ def passages_mentioning(kb: KnowledgeBase, card: str, limit: int) -> dict[str, s
 def cards_by_password(kb: KnowledgeBase, passwords: list[str]) -> dict[str, sqlite3.Row]:
     """The card each of these passwords prints, an alternate artwork's password
     (`alt_passwords`, comma-separated) included; a password no card has is left out."""
-    if not passwords:
+    wanted = set(passwords)
+    if not wanted:
         return {}
-    rows = kb.query(
-        f"""SELECT * FROM cards WHERE password IN {IN_JSON}
-            OR (alt_passwords IS NOT NULL AND EXISTS (
-                SELECT 1 FROM json_each(?) j WHERE ',' || alt_passwords || ',' LIKE '%,' || j.value || ',%'))""",
-        (json_values(passwords), json_values(passwords)),
-    )
-    found = {}
-    for row in rows:
-        for password in (str(row["password"]), *(row["alt_passwords"] or "").split(",")):
-            if password in passwords:
-                found[password] = row
+    found = {
+        str(row["password"]): row
+        for row in kb.query(f"SELECT * FROM cards WHERE password IN {IN_JSON}", (json_values(wanted),))
+    }
+    missing = wanted - found.keys()
+    if missing:  # alternate artworks are a comma-separated column: scanned only when needed
+        for row in kb.query(
+            """SELECT * FROM cards WHERE alt_passwords IS NOT NULL AND EXISTS (
+                   SELECT 1 FROM json_each(?) j WHERE ',' || alt_passwords || ',' LIKE '%,' || j.value || ',%')
+                ORDER BY name""",
+            (json_values(missing),),
+        ):
+            for password in row["alt_passwords"].split(","):
+                if password in missing:
+                    found.setdefault(password, row)
     return found
 
 
 def card_with_password(kb: KnowledgeBase, password: int) -> str | None:
     """The card printed with this password, as its main or an alternate artwork's."""
-    rows = kb.query("SELECT name FROM cards WHERE password = ?", (password,))
-    if not rows:  # alternate artworks are a comma-separated column: read only when needed
-        rows = kb.query(
-            "SELECT name FROM cards WHERE ',' || alt_passwords || ',' LIKE ? ORDER BY name",
-            (f"%,{password},%",),
-        )
-    return rows[0]["name"] if rows else None
+    row = cards_by_password(kb, [str(password)]).get(str(password))
+    return row["name"] if row else None
