@@ -33,8 +33,8 @@ from conftest import DATA, KB, free_port
 HTML = "text/html; charset=utf-8"
 JSON = "application/json"
 API_PATHS = ["/api/search", "/api/ask", "/api/card", "/api/section/{number}", "/api/concept/{name}"]
-# The site's only POST: a deck is checked, stored nowhere.
-POST_PATHS = ["/api/deck/check"]
+# The site's only POSTs: a deck is checked, a card text read, each stored nowhere.
+POST_PATHS = ["/api/deck/check", "/api/read"]
 COST_QUESTION = "cost算不算卡片的效果"
 
 
@@ -126,6 +126,8 @@ PAGES = [
     "/p/4.2.2/4",
     "/p/rulings/cost/1",
     "/scenario/atk_rush_then_gale",
+    "/deck",
+    "/read",
 ]
 API = [
     "/api/search?q=cost&limit=3",

@@ -55,11 +55,14 @@ def _card(kb: KnowledgeBase, query: str) -> dict:
     """The card's name, password and the kind its type and property make."""
     if not query.strip():
         raise ReadError("--card needs a card's name or password")
-    from ocgkb.query.lookup import find_cards  # the fuzzy lookup only when a card is named
+    # The fuzzy lookup only when a card is named.
+    from ocgkb.query.lookup import MIN_SCORE, SUGGEST_SCORE, look_up_card
 
-    matches = find_cards(kb, query, 1)
-    if not matches:
-        raise NotFound(no_such_card(query))
+    scored = look_up_card(kb, query).scored
+    matches = [m for m in scored if m.score >= MIN_SCORE]
+    if not matches:  # the nearest names, as the card page and the API give them
+        suggestions = [m.name for m in scored if m.score >= SUGGEST_SCORE][:5]
+        raise NotFound(no_such_card(query), detail={"query": query, "suggestions": suggestions})
     row = cards_named(kb, [matches[0].name])[0]
     kind = "monster" if row["card_type"] == "Monster" else CARD_KINDS.get((row["card_type"], row["property"]))
     kind_of = " ".join(filter(None, (row["property"], row["card_type"])))

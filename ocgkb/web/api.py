@@ -17,9 +17,11 @@ from ocgkb.views.answer import answer
 from ocgkb.views.card import card_view
 from ocgkb.views.concept import concept_view
 from ocgkb.views.deck import MAX_YDK_BYTES, deck_view
+from ocgkb.views.read import read_view
 from ocgkb.views.search import search_view
 from ocgkb.views.section import section_view
 from ocgkb.web import params
+from ocgkb.web.limits import READ_BODY_BYTES
 
 
 class JSON(JSONResponse):
@@ -45,6 +47,8 @@ SCHEMA_WORDS = {
     "most_card_passages": schema.MOST_CARD_PASSAGES,
     "default_card_passages": schema.DEFAULT_CARD_PASSAGES,
     "max_deck_bytes": MAX_YDK_BYTES,
+    "max_card_text": schema.MAX_CARD_TEXT,
+    "max_read_bytes": READ_BODY_BYTES,
 }
 
 
@@ -162,6 +166,32 @@ async def api_deck_check(request: Request) -> JSON:
     return JSON(deck_view(request.app.state.kb, data, region, params.checked(day, "on") if day else None))
 
 
+@documented
+async def api_read(request: Request) -> JSON:
+    """
+    summary: A card's Chinese effect text read as a judge reads it, each conclusion citing the passage it rests on (`ocgkb read --json`). Stores nothing.
+    requestBody:
+      required: true
+      description: the text, in the official wording (此卡, 的情况下, 可以发动) or ygopro's (这张卡, 的场合, 才能发动), and optionally the card whose text it is (its type decides an activation's spell speed)
+      content:
+        application/json:
+          schema:
+            type: object
+            required: [text]
+            additionalProperties: false
+            properties:
+              text: {type: string, maxLength: $max_card_text}
+              card: {type: string, nullable: true, maxLength: $max_query, description: any name or password of a card}
+    responses:
+      200: {description: '{"text", "card_kind", "effects": [{"n", "label", "text", "kind", "spell_speed", "optional", "trigger_wording", "can_miss_timing", "condition", "cost", "target", "targets", "once_per_turn", "parts", "conclusions": [{"about", "says", "cite"}], "cites"}], "notes", "card", "sources"}'}
+      400: {description: '{"error"}: not a JSON object {"text", "card"}, not UTF-8, a field of the wrong type; a text empty, over $max_card_text characters or not Chinese'}
+      404: {description: 'no card is close to "card": {"error", "query", "suggestions"}'}
+      413: {description: '{"error"}: a body over $max_read_bytes bytes'}
+    """
+    text, card = await params.read_body(request, READ_BODY_BYTES)
+    return JSON(read_view(request.app.state.kb, text, card))
+
+
 schemas = SchemaGenerator(
     {
         "openapi": "3.0.0",
@@ -169,7 +199,7 @@ schemas = SchemaGenerator(
             "title": "ocgkb",
             "version": "1",
             "description": "Rulings of the Yu-Gi-Oh! OCG over the Chinese rule texts. Every answer "
-            'cites its section number or ruling date. Read-only (a deck check is posted and stored nowhere); errors are {"error": …}.',
+            'cites its section number or ruling date. Read-only (a deck to check and a card text to read are posted and stored nowhere); errors are {"error": …}.',
         },
     }
 )
@@ -184,6 +214,7 @@ routes = [
     Route("/api/ask", api_ask, name="api_ask"),
     Route("/api/card", api_card, name="api_card"),
     Route("/api/deck/check", api_deck_check, methods=["POST"], name="api_deck_check"),
+    Route("/api/read", api_read, methods=["POST"], name="api_read"),
     Route("/api/section/{number:path}", api_section, name="api_section"),
     Route("/api/concept/{name:path}", api_concept, name="api_concept"),
     Route("/openapi.json", openapi, include_in_schema=False),

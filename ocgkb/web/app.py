@@ -84,7 +84,8 @@ async def http_error(request: Request, exc: Exception) -> Response:
     assert isinstance(exc, HTTPException)
     message = {
         404: "no such page",
-        405: "this site is read-only: only GET and HEAD (POST for a deck check: /deck, /api/deck/check)",
+        405: "this site is read-only: only GET and HEAD (POST to check a deck or read a card text, "
+        "stored nowhere: /deck, /read, /api/deck/check, /api/read)",
     }.get(exc.status_code, str(exc.detail))
     response = _error(request, exc.status_code, message)
     if exc.headers:

@@ -7,6 +7,8 @@ from __future__ import annotations
 
 from typing import NamedTuple
 
+from ocgkb.store.schema import MAX_CARD_TEXT, MAX_QUERY
+
 
 class Limits(NamedTuple):
     """How long a client may take and how many may be connected, per worker."""
@@ -29,3 +31,8 @@ OPTIONS: dict[str, tuple[tuple[float, float], str]] = {
         "(default: what the open-files limit allows, at most 4096).",
     ),
 }
+
+# The most a card text's reading (POST /read, POST /api/read) reads of a body: the
+# text and the card's name at their longest, each character at its widest (a
+# form's %XX%XX%XX, nine bytes; JSON's \uXXXX is six), and room for the rest.
+READ_BODY_BYTES = 9 * (MAX_CARD_TEXT + MAX_QUERY) + 1024

@@ -9,7 +9,7 @@ from starlette.responses import Response
 from starlette.routing import Route
 from starlette.templating import Jinja2Templates
 
-from ocgkb import NotFound, UsageError
+from ocgkb import NotFound, OcgkbError, UsageError
 from ocgkb.study.graph import graph_of
 from ocgkb.study.picture import neighbourhood_picture
 from ocgkb.views.answer import answer_page
@@ -18,9 +18,11 @@ from ocgkb.views.concept import concept_view
 from ocgkb.views.deck import MAX_YDK_BYTES, REGIONS, deck_view
 from ocgkb.views.home import home_view
 from ocgkb.views.passage import passage_view
+from ocgkb.views.read import read_view
 from ocgkb.views.replay import scenario_view
 from ocgkb.views.section import section_view
 from ocgkb.web import params
+from ocgkb.web.limits import READ_BODY_BYTES
 from ocgkb.web.templating import templates_for
 
 templates: Jinja2Templates = templates_for(Path(__file__).parent / "templates")
@@ -87,10 +89,35 @@ async def deck(request: Request) -> Response:
     return page(request, "deck.html", view=view, **form)
 
 
+async def read(request: Request) -> Response:
+    """GET: the form. POST: the pasted card text read under it, stored nowhere. A
+    text the reader refuses, or a card not found, is the form again with the reason."""
+    if request.method != "POST":
+        return page(request, "read.html")
+    text, card = await params.read_form(request, READ_BODY_BYTES)
+    try:
+        view = read_view(request.app.state.kb, text, card)
+    except OcgkbError as exc:
+        if exc.http_status >= 500:  # the site's own fault: the one handler logs it
+            raise
+        detail = getattr(exc, "detail", {})
+        return page(
+            request,
+            "read.html",
+            status_code=exc.http_status,
+            error=str(exc),
+            detail=detail,
+            text=text,
+            card=card,
+        )
+    return page(request, "read.html", view=view, text=text, card=card)
+
+
 routes = [
     Route("/", home, name="home", include_in_schema=False),
     Route("/ask", ask, name="ask", include_in_schema=False),
     Route("/deck", deck, name="deck", methods=["GET", "POST"], include_in_schema=False),
+    Route("/read", read, name="read", methods=["GET", "POST"], include_in_schema=False),
     Route("/card/{name:path}", card, name="card", include_in_schema=False),
     Route("/section/{number:path}", section, name="section", include_in_schema=False),
     Route("/concept/{name:path}", concept, name="concept", include_in_schema=False),

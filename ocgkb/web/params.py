@@ -3,6 +3,8 @@ is a BadRequest (400) with a message that says which parameter and why."""
 
 from __future__ import annotations
 
+import json
+
 from starlette.datastructures import FormData, UploadFile
 from starlette.exceptions import HTTPException
 from starlette.formparsers import FormParser, MultiPartException, MultiPartParser
@@ -26,12 +28,16 @@ def text(request: Request, name: str = "q") -> str:
     return checked(value, name)
 
 
-def checked(value: str, what: str) -> str:
-    """A user-given string, refused when it is too long or holds control characters."""
-    if len(value) > MAX_QUERY:
-        raise BadRequest(f"{what!r} is {len(value)} characters long; at most {MAX_QUERY} are read")
+def checked(value: str, what: str, most: int | None = MAX_QUERY) -> str:
+    """A user-given string, refused when it is too long (None: its reader judges
+    the length), holds control characters or is not text (a lone surrogate, which
+    JSON's \\ud800 can send and nothing can print)."""
+    if most is not None and len(value) > most:
+        raise BadRequest(f"{what!r} is {len(value)} characters long; at most {most} are read")
     if any((ord(c) < 32 and c not in "\t\n\r") or 127 <= ord(c) < 160 for c in value):
         raise BadRequest(f"{what!r} holds control characters")
+    if any("\ud800" <= c <= "\udfff" for c in value):
+        raise BadRequest(f"{what!r} is not valid UTF-8")
     return value
 
 
@@ -106,7 +112,7 @@ FORM_ENVELOPE = 16 * 1024
 async def deck_form(request: Request, most: int) -> tuple[bytes, str, str | None]:
     """The deck a form sends (an uploaded file, else the pasted text), its region and
     its date. The body is read no further than the deck's limit and its envelope."""
-    form = await _form(request, most + FORM_ENVELOPE)
+    form = await _form(request, most + FORM_ENVELOPE, "the deck")
     upload = form.get("file")
     if isinstance(upload, UploadFile) and upload.filename:
         data = await upload.read(most + 1)
@@ -118,7 +124,44 @@ async def deck_form(request: Request, most: int) -> tuple[bytes, str, str | None
     return data, region, checked(day, "on") if isinstance(day, str) and day else None
 
 
-async def _form(request: Request, most: int) -> FormData:
+async def read_form(request: Request, most: int) -> tuple[str, str | None]:
+    """The card text and the card's name (None when left blank) the /read form sends."""
+    form = await _form(request, most, "the card text")
+    text, card = form.get("text"), form.get("card")
+    card = card.strip() if isinstance(card, str) else ""
+    return checked(text if isinstance(text, str) else "", "text", None), checked(
+        card, "card"
+    ) if card else None
+
+
+# What the body of POST /api/read looks like, for its errors.
+READ_BODY = '{"text": "…", "card": null}'
+
+
+async def read_body(request: Request, most: int) -> tuple[str, str | None]:
+    """The card text and the card's name (or None) of a JSON body {"text", "card"}:
+    anything else in it, or of another type, is refused rather than guessed at."""
+    data = await bounded_body(request, most)
+    try:
+        body = json.loads(data.decode("utf-8"))
+    except UnicodeDecodeError:
+        raise BadRequest("the body is not UTF-8") from None
+    except (ValueError, RecursionError):
+        raise BadRequest(f"the body is not JSON; send {READ_BODY}") from None
+    if not isinstance(body, dict):
+        raise BadRequest(f"the body must be a JSON object: {READ_BODY}")
+    unknown = sorted(set(body) - {"text", "card"})
+    if unknown:
+        raise BadRequest(f"unknown field {unknown[0]!r}: only 'text' and 'card' are read")
+    text, card = body.get("text"), body.get("card")
+    if not isinstance(text, str):
+        raise BadRequest("'text' must be a string: the card's effect text")
+    if card is not None and (not isinstance(card, str) or not card.strip()):
+        raise BadRequest("'card' must be a card's name or password, or null")
+    return checked(text, "text", None), checked(card, "card") if card is not None else None
+
+
+async def _form(request: Request, most: int, what: str) -> FormData:
     data = await bounded_body(request, most)
 
     async def body():
@@ -133,7 +176,7 @@ async def _form(request: Request, most: int) -> FormData:
     elif kind.startswith("application/x-www-form-urlencoded"):
         parser = FormParser(request.headers, body())
     else:
-        raise BadRequest("send the deck as a form (multipart/form-data or urlencoded)")
+        raise BadRequest(f"send {what} as a form (multipart/form-data or urlencoded)")
     try:
         return await parser.parse()
     except MultiPartException as exc:
