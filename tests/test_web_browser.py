@@ -68,6 +68,7 @@ PHONE_PAGES = {
     "passage": (f"/p/{FIRST_CLAUSE}", "article.passage"),
     "scenario": ("/scenario/atk_rush_then_gale", "p.verdict"),
     "deck": ("/deck", "form.deck"),
+    "read": ("/read", "form.read"),
 }
 
 # The elements that stick out past the right edge of a screen arguments[0] px wide, for
@@ -323,3 +324,32 @@ def test_a_deck_pasted_on_a_phone_is_checked_without_scrolling_sideways(browser,
         verdict = wait(browser).until(lambda d: d.find_element(By.CSS_SELECTOR, "section.verdict"))
         assert "NOT LEGAL" in verdict.text and "强欲之壶" in verdict.text
         assert browser.execute_script("return document.documentElement.scrollWidth") <= PHONE["width"]
+
+
+# Written for the test, in the style of a real card: a cost, a target and a 'when' trigger.
+CARD_TEXT = (
+    "这个卡名的①的效果1回合只能使用1次。①：把手卡1只怪兽送去墓地，以对方场上1张卡为对象才能发动。"
+    "那张卡破坏。②：这张卡被战斗破坏送去墓地时才能发动。从自己卡组把1只4星以下的怪兽加入手卡。"
+)
+
+
+def test_a_card_text_read_on_a_phone_fits_and_links_its_rules(browser, live_server, tmp_path):
+    folder = Path(os.environ.get("OCGKB_SCREENSHOTS") or tmp_path)
+    folder.mkdir(parents=True, exist_ok=True)
+    with phone_width(browser):
+        open_page(browser, live_server + "/read", "form.read")
+        box = browser.find_element(By.ID, "text")
+        browser.execute_script("arguments[0].value = arguments[1]", box, CARD_TEXT)
+        browser.find_element(By.CSS_SELECTOR, "form.read button").click()
+        reading = wait(browser).until(lambda d: d.find_element(By.CSS_SELECTOR, "section.reading"))
+        roles = [e.text.lower() for e in reading.find_elements(By.CSS_SELECTOR, ".effect-text .part .role")]
+        assert {"cost", "target", "condition"} <= set(roles), roles
+        assert browser.execute_script("return document.documentElement.scrollWidth") <= PHONE["width"]
+        screenshot(browser, folder / "read.png")
+        # A conclusion's citation opens the passage it cites (a passage page has no <h1>).
+        link = reading.find_element(By.CSS_SELECTOR, "a.read-cite")
+        href = path_of(link.get_dom_attribute("href"))
+        link.click()
+        wait(browser).until(lambda d: path_of(d.current_url) == href)
+        pid = href.removeprefix("/p/")
+        assert wait(browser).until(EC.presence_of_element_located((By.ID, f"p-{pid}")))
