@@ -11,6 +11,8 @@ import re
 from urllib.parse import quote
 
 import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
 
 from ocgkb.store.schema import MAX_CARD_TEXT
 from ocgkb.views.read import read_view
@@ -193,6 +195,22 @@ BAD_BODIES = [
 @pytest.mark.parametrize("body, words", BAD_BODIES)
 def test_a_bad_body_is_a_one_line_400(web_client, body, words):
     one_line_error(web_client.post("/api/read", content=body), 400, words)
+
+
+# Pieces of card text, shuffled: the reader meets odd texts, never a 500.
+PIECES = st.sampled_from(
+    ["①：", "②：", "这张卡", "此卡", "召唤成功时", "的场合", "的情况下", "才能发动", "可以发动", "。", "，",
+     "以场上1张卡为对象", "把手卡1张送去墓地", "支付1000基本分", "这个卡名的", "1回合只能使用1次", "1回合1次",
+     "发动时", "之际", "破坏", "只要", "反转：", "；", "：", " ", "\n", "破"]
+)  # fmt: skip
+
+
+@settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@given(st.lists(PIECES, max_size=30).map("".join))
+def test_any_text_is_read_or_refused_in_one_line(web_client, text):
+    response = web_client.post("/api/read", json={"text": text})
+    if response.status_code != 200:
+        one_line_error(response, 400)
 
 
 def test_a_body_past_the_limit_is_413_unread(web_client):
