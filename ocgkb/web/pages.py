@@ -95,22 +95,15 @@ async def read(request: Request) -> Response:
     if request.method != "POST":
         return page(request, "read.html")
     text, card = await params.read_form(request, READ_BODY_BYTES)
+    form = {"text": text, "card": card}
     try:
         view = read_view(request.app.state.kb, text, card)
     except OcgkbError as exc:
         if exc.http_status >= 500:  # the site's own fault: the one handler logs it
             raise
-        detail = getattr(exc, "detail", {})
-        return page(
-            request,
-            "read.html",
-            status_code=exc.http_status,
-            error=str(exc),
-            detail=detail,
-            text=text,
-            card=card,
-        )
-    return page(request, "read.html", view=view, text=text, card=card)
+        failed = {"error": str(exc), "detail": getattr(exc, "detail", {})}
+        return page(request, "read.html", status_code=exc.http_status, **failed, **form)
+    return page(request, "read.html", view=view, **form)
 
 
 routes = [

@@ -128,10 +128,9 @@ async def read_form(request: Request, most: int) -> tuple[str, str | None]:
     """The card text and the card's name (None when left blank) the /read form sends."""
     form = await _form(request, most, "the card text")
     text, card = form.get("text"), form.get("card")
+    text = text if isinstance(text, str) else ""
     card = card.strip() if isinstance(card, str) else ""
-    return checked(text if isinstance(text, str) else "", "text", None), checked(
-        card, "card"
-    ) if card else None
+    return checked(text, "text", None), checked(card, "card") if card else None
 
 
 # What the body of POST /api/read looks like, for its errors.
