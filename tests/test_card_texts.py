@@ -157,6 +157,7 @@ def _cdb(schema: str = CDB_SCHEMA):
     [
         (lambda tmp: tmp / "missing.cdb", "No such file"),
         (lambda tmp: tmp, "a directory"),
+        (lambda tmp: Path("/dev/null"), "a character device"),
         (_file("deck.cdb", b"#main\n89631139\n"), "not an SQLite database"),
         (_file("empty.cdb", b""), "not an SQLite database"),
         (_cdb(CDB_SCHEMA.replace("TABLE texts(", "TABLE other_texts(")), "no table 'texts'"),
@@ -169,6 +170,7 @@ def _cdb(schema: str = CDB_SCHEMA):
     ids=[
         "missing",
         "folder",
+        "device",
         "text",
         "empty-file",
         "no-texts",
@@ -183,6 +185,10 @@ def test_what_is_not_a_card_database_is_refused_in_one_line(cli, tmp_path, make,
     path = make(tmp_path)
     assert words in one_line_failure(cli("cards", "import", str(path), expect=None))
     assert not os.path.exists(os.environ["OCGKB_TEXTS"])
+
+
+def test_an_empty_path_is_bad_usage(cli):
+    assert "an empty path" in one_line_failure(cli("cards", "import", " ", expect=None), code=2)
 
 
 def test_damaged_imported_texts_warn_and_import_overwrites_them(cli, cdb):

@@ -48,7 +48,7 @@ def read_cdb(path: str) -> list[tuple[int, str, str]]:
     _check_is_sqlite(path)
     try:
         with contextlib.closing(_open_read_only(path)) as conn:
-            _check_columns(conn)
+            _check_columns(conn, path)
             rows = conn.execute(CDB_TEXTS).fetchall()
             if conn.execute("PRAGMA quick_check(1)").fetchone() != ("ok",):
                 raise sqlite3.DatabaseError("database disk image is malformed")
@@ -76,12 +76,12 @@ def _check_is_sqlite(path: str) -> None:
         raise CardTextsError(f"{short_path(path)}: not an SQLite database, so not a ygopro cards.cdb")
 
 
-def _check_columns(conn: sqlite3.Connection) -> None:
+def _check_columns(conn: sqlite3.Connection, path: str) -> None:
     for table, needed in CDB_COLUMNS.items():
         have = {row[1] for row in conn.execute("SELECT * FROM pragma_table_info(?)", (table,))}
         if missing := [column for column in needed if column not in have]:
             what = f"no table {table!r}" if not have else f"table {table!r} lacks {', '.join(missing)}"
-            raise CardTextsError(f"not a ygopro cards.cdb: {what}")
+            raise CardTextsError(f"{short_path(path)}: not a ygopro cards.cdb ({what})")
 
 
 def _open_read_only(path: str) -> sqlite3.Connection:

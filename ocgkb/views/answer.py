@@ -75,8 +75,9 @@ def answer(
 def _readings(kb: KnowledgeBase, question: str, cards: list[dict]) -> tuple[list[dict], list[str]]:
     """The readings of the card texts the question quotes or whose cards it names
     (views/card_texts.py), and a warning when the imported texts are damaged. The
-    reader and the texts are loaded only when there may be a quote or texts were imported."""
-    if not may_quote(question) and not os.path.exists(card_texts_path()):
+    reader and the texts are loaded only when there may be a quote, or a card is
+    named and texts were imported."""
+    if not may_quote(question) and not (cards and os.path.exists(card_texts_path())):
         return [], []
     from ocgkb.views.card_texts import question_readings
 

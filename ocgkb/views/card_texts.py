@@ -7,7 +7,7 @@ from __future__ import annotations
 
 import os
 
-from ocgkb import OcgkbError
+from ocgkb import OcgkbError, UsageError
 from ocgkb.messages import NO_CARD_TEXT
 from ocgkb.paths import card_texts_path
 from ocgkb.store import card_texts
@@ -19,6 +19,8 @@ from ocgkb.text.quotes import quoted_card_texts
 def import_texts(path: str) -> dict:
     """`{"count", "source", "path"}`: the texts of a cards.cdb kept for the user,
     replacing any imported before."""
+    if not path.strip():
+        raise UsageError("cards import: an empty path")
     rows = card_texts.read_cdb(path)
     target = card_texts_path()
     return {"count": card_texts.write_texts(rows, path, target), "source": path, "path": target}
