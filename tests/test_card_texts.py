@@ -25,7 +25,7 @@ COUNTER_TRAP = (41420027, "神之宣告")
 NORMAL_SPELL = (53129443, "黑洞")
 # Written for these tests, in the style of card texts; none is the card's own text.
 TEXTS = {
-    MONSTER: "这个卡名的①的效果1回合只能使用1次。①：自己主要阶段，把这张卡从手卡丢弃才能发动。自己从卡组抽1张。"
+    MONSTER: "这个卡名的①的效果1回合只能使用1次。①：自己主要阶段，把这张卡从手卡丢弃才能发动。自己从卡组抽1张。\r\n"
     "②：这张卡被送去墓地时，以自己墓地1只昆虫族怪兽为对象才能发动。那只怪兽加入手卡。",
     QUICK_PLAY: "①：以对方场上1张表侧表示的卡为对象才能发动。那张卡回到持有者手卡。",
     COUNTER_TRAP: "①：支付1500基本分才能发动。对方把魔法卡发动时，那个发动无效。",
@@ -208,7 +208,7 @@ def test_damaged_imported_texts_warn_and_import_overwrites_them(cli, cdb):
 def test_card_shows_the_imported_text_and_its_reading(cli, cdb):
     cli("cards", "import", str(cdb))
     shown = json.loads(cli("card", MONSTER[1], "--json").stdout)["effect_text"]
-    assert shown["text"] == TEXTS[MONSTER] and shown["source"] == str(cdb)
+    assert shown["text"] == TEXTS[MONSTER].replace("\r\n", "\n") and shown["source"] == str(cdb)
     first, second = shown["reading"]["effects"]
     assert (first["kind"], first["once_per_turn"], first["cost"]) == (
         "ignition",

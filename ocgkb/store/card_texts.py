@@ -55,7 +55,7 @@ def read_cdb(path: str) -> list[tuple[int, str, str]]:
     except sqlite3.Error as exc:
         raise CardTextsError(f"{short_path(path)}: {_why(exc)}") from None
     texts = [
-        (password, name if isinstance(name, str) else "", text.strip())
+        (password, name if isinstance(name, str) else "", text.replace("\r\n", "\n").strip())
         for password, name, text in rows
         if isinstance(password, int) and isinstance(text, str) and text.strip()
     ]
