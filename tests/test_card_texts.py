@@ -86,6 +86,24 @@ def test_the_source_is_read_read_only(cli, cdb):
     assert sorted(p.name for p in cdb.parent.iterdir() if p.name.startswith("cards.cdb")) == ["cards.cdb"]
 
 
+def test_the_source_is_opened_so_that_sqlite_cannot_write_it(cdb, monkeypatch):
+    from ocgkb.store import card_texts
+
+    opened = []
+    connect = sqlite3.connect
+
+    def spy(target, *args, **kwargs):
+        conn = connect(target, *args, **kwargs)
+        with pytest.raises(sqlite3.OperationalError, match="readonly"):
+            conn.execute("CREATE TABLE written (x)")
+        opened.append(target)
+        return conn
+
+    monkeypatch.setattr(card_texts.sqlite3, "connect", spy)
+    assert len(card_texts.read_cdb(str(cdb))) == 4
+    assert len(opened) == 1
+
+
 def test_a_second_import_replaces_the_first(cli, cdb, tmp_path):
     cli("cards", "import", str(cdb))
     other = make_cdb(tmp_path / "other.cdb", {QUICK_PLAY: TEXTS[QUICK_PLAY]})
