@@ -17,3 +17,10 @@ def not_damage(exc: Exception) -> str:
     """An SQLite error that is about the question, not the file (the command line, the web)."""
     first = str(exc).splitlines()[0] if str(exc) else type(exc).__name__
     return f"cannot answer this: {first} (an SQLite error about the input, not damage to the knowledge base)"
+
+
+# A card whose effect text was not imported (the card command, the card page).
+NO_CARD_TEXT = (
+    "this project ships no card effect texts; import your ygopro cards.cdb "
+    "with `ocgkb cards import PATH/cards.cdb` to read this card's text here"
+)

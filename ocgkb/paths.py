@@ -2,7 +2,8 @@
 
 A checkout reads `rulings_data/` and `kb/` beside the package; an installed wheel
 carries copies under `ocgkb/_data/`. The built database goes to the per-user cache
-unless `OCGKB_DB` (or a `--db` option) names another file.
+unless `OCGKB_DB` (or a `--db` option) names another file. The card texts a user
+imports from their own cards.cdb go to the per-user data folder (`OCGKB_TEXTS`).
 
 Paths here are strings: a question's start imports no pathlib (with urllib.parse
 and ipaddress, it costs a question 2.7 ms). The build wraps them in `Path`.
@@ -57,14 +58,33 @@ def kb_dir() -> str:
     return _bundled("kb")
 
 
+def _user_dir(xdg_variable: str, linux_default: str, other_systems: str) -> str:
+    """A per-user folder of ocgkb: the XDG rule platformdirs applies on Linux,
+    without importing it; platformdirs' `other_systems` function elsewhere."""
+    if sys.platform.startswith("linux"):
+        home = os.path.join(os.path.expanduser("~"), linux_default)
+        return os.path.join(plain(os.environ.get(xdg_variable) or home), "ocgkb")
+    import platformdirs
+
+    return plain(getattr(platformdirs, other_systems)("ocgkb"))
+
+
 def cache_dir() -> str:
     """The per-user cache folder of ocgkb."""
-    if sys.platform.startswith("linux"):  # the XDG rule platformdirs applies, without importing it
-        home_cache = os.path.join(os.path.expanduser("~"), ".cache")
-        return os.path.join(plain(os.environ.get("XDG_CACHE_HOME") or home_cache), "ocgkb")
-    from platformdirs import user_cache_dir
+    return _user_dir("XDG_CACHE_HOME", ".cache", "user_cache_dir")
 
-    return plain(user_cache_dir("ocgkb"))
+
+def user_data_dir() -> str:
+    """The per-user data folder of ocgkb: what a user brought, never rebuilt from the sources."""
+    return _user_dir("XDG_DATA_HOME", os.path.join(".local", "share"), "user_data_dir")
+
+
+def card_texts_path() -> str:
+    """The card texts a user imported from their own ygopro cards.cdb (`OCGKB_TEXTS`
+    overrides): in the user's data folder, never in the package or the knowledge base."""
+    if env := os.environ.get("OCGKB_TEXTS"):
+        return plain(env)
+    return os.path.join(user_data_dir(), "card_texts.sqlite")
 
 
 def default_db_path() -> str:

@@ -39,6 +39,13 @@ def _remembered_parts_in_the_session(tmp_path_factory):
         os.environ["OCGKB_PARTS"] = before
 
 
+@pytest.fixture(autouse=True)
+def _card_texts_in_the_test(tmp_path, monkeypatch):
+    """Every test (and its subprocesses) imports card texts into its own folder,
+    never the user's data folder: so no test ever reads or writes a user's texts."""
+    monkeypatch.setenv("OCGKB_TEXTS", str(tmp_path / "card_texts.sqlite"))
+
+
 @pytest.fixture(scope="session")
 def built(tmp_path_factory) -> tuple[Path, dict]:
     """The session's knowledge base and its build report."""

@@ -11,7 +11,8 @@ from golden.cases import load, run
 GOLDEN = load()
 # Re-recorded for issue 18: the passages' parents (every line under the parent the
 # text gives it), the ranking (fusion), `nothing_fits` / `message` / `notes`, the
-# cards a question names and a card's Forbidden & Limited `status`.
+# cards a question names and a card's Forbidden & Limited `status`. For issue 23:
+# `card` gains `effect_text` (here always the hint: no texts are imported in the tests).
 
 
 def test_the_golden_set_covers_every_command():

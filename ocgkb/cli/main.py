@@ -485,6 +485,62 @@ def deck_check(ctx: click.Context, path: str, region: str, day: str | None, as_j
     sys.exit(0 if view["legal"] else 1)
 
 
+@main.group()
+def cards() -> None:
+    """Bring your own card texts: this project ships no card's effect text, so
+    import the ygopro cards.cdb you have, and `card` and `ask` read its texts.
+
+    The texts are kept in your own data folder (env OCGKB_TEXTS names the file),
+    never in the package or the knowledge base.
+    """
+
+
+@cards.command("import")
+@click.argument("path", type=click.Path())
+def cards_import(path: str) -> None:
+    """Import the card texts of a ygopro cards.cdb (read, never written),
+    replacing any imported before.
+
+    \b
+    Examples:
+      ocgkb cards import ~/ygopro/cards.cdb
+    """
+    from ocgkb.views.card_texts import import_texts
+
+    done = import_texts(path)
+    click.echo(f"imported {done['count']:,} card texts from {done['source']} into {done['path']}")
+
+
+@cards.command("status")
+def cards_status() -> None:
+    """Say where the imported card texts are, from which file, and how many."""
+    from ocgkb.views.card_texts import texts_status
+
+    status = texts_status()
+    if "problem" in status:
+        raise click.ClickException(status["problem"])
+    if not status["count"]:
+        click.echo(
+            "no card texts imported; import your ygopro cards.cdb with "
+            f"`ocgkb cards import PATH/cards.cdb` (they are kept in {status['path']})"
+        )
+        return
+    click.echo(f"{status['count']:,} card texts imported from {status['source']}, kept in {status['path']}")
+
+
+@cards.command("forget")
+def cards_forget() -> None:
+    """Delete the imported card texts."""
+    from ocgkb.views.card_texts import forget_texts
+
+    gone = forget_texts()
+    click.echo(
+        f"deleted the imported card texts ({gone['path']})"
+        if gone["forgot"]
+        else "no card texts were imported"
+    )
+
+
 @main.command()
 @click.option(
     "--format",

@@ -114,12 +114,13 @@ def render_answer(result: dict) -> str:
             [
                 *_status(result),
                 *head,
+                *_readings(result),
                 f"Nothing in the texts answers {result['query']!r}. Try other words, or `ocgkb search`.",
             ]
         )
     words = result["plan"]["words"] + result["plan"]["expansions"]
     # A card's status from the lists first, then whether the texts answer, then the cards.
-    out = _status(result) + _verdict(result) + head
+    out = _status(result) + _verdict(result) + head + _readings(result)
     if out:
         out.append("")
     for rank, h in enumerate(hits, 1):
@@ -233,6 +234,7 @@ def render_card(view: dict) -> str:
             click.style("  also close: ", dim=True)
             + ", ".join(f"{m['name']} ({m['score']:.0f})" for m in others)
         )
+    out += _effect_text(view["effect_text"])
     if not view["rulings"]:
         out.append("\nNo passage in the texts mentions this card.")
     else:
@@ -243,6 +245,35 @@ def render_card(view: dict) -> str:
         out.append(click.style(citation(r), bold=True))
         out.append(_indent(highlight(r["text"], spellings)))
     return "\n".join(out)
+
+
+def _effect_text(effect: dict) -> list[str]:
+    """The card's imported effect text and its reading, or where to get a text."""
+    out = [click.style(f"  ⚠ {effect['warning']}", fg="yellow")] if effect.get("warning") else []
+    if effect["text"] is None:
+        return out + [click.style(f"\nNo effect text: {effect['hint']}.", dim=True)]
+    out += [click.style(f"\nEffect text (from {effect['source']}):", bold=True), _indent(effect["text"])]
+    if effect["reading"] is None:
+        return out + [click.style(f"   Not read: {effect['reason']}.", fg="yellow")]
+    from ocgkb.cli.render_read import render_read
+
+    return out + [
+        click.style("Read as a judge reads it:", bold=True),
+        render_read({**effect["reading"], "card": None}),
+    ]
+
+
+def _readings(result: dict) -> list[str]:
+    """The readings of the card texts a question quotes or whose cards it names: each effect's conclusions."""
+    from ocgkb.cli.render_read import conclusion_lines
+
+    out = []
+    for entry in result.get("readings", []):
+        whose = f"「{entry['card']['name']}」's text" if entry["card"] else "the text"
+        how = "quoted in the question" if entry["from"] == "quoted" else "imported"
+        out.append(click.style(f"Reading of {whose} ({how}):", bold=True))
+        out += [line for effect in entry["reading"]["effects"] for line in conclusion_lines(effect, "  ")]
+    return out
 
 
 def _card_status(status: dict) -> list[str]:

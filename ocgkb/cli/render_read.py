@@ -21,12 +21,17 @@ def render_read(view: dict) -> str:
     if card:
         out.append(click.style(f"「{card['name']}」 {card['password'] or ''} · {card['type']}", bold=True))
     for effect in view["effects"]:
-        label = effect["label"]
-        out.append(click.style(f"{label} {effect['kind']}", bold=True) + "  " + _marked(effect["parts"]))
-        for conclusion in effect["conclusions"]:
-            out.append(f"   {label} {conclusion['says']} ({_where(conclusion['cite'])})")
+        out.append(
+            click.style(f"{effect['label']} {effect['kind']}", bold=True) + "  " + _marked(effect["parts"])
+        )
+        out += conclusion_lines(effect)
     out += [click.style(note, fg="yellow") for note in view["notes"]]
     return "\n".join(out)
+
+
+def conclusion_lines(effect: dict, indent: str = "   ") -> list[str]:
+    """A line per conclusion of an effect, with the passage it rests on (`read`, and `ask` beside its passages)."""
+    return [f"{indent}{effect['label']} {c['says']} ({_where(c['cite'])})" for c in effect["conclusions"]]
 
 
 def _marked(parts: list[list[str]]) -> str:

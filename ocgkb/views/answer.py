@@ -3,7 +3,10 @@ dated rulings around it."""
 
 from __future__ import annotations
 
+import os
+
 from ocgkb import OcgkbError
+from ocgkb.paths import card_texts_path
 from ocgkb.query.abstain import NOT_BOTH, asks_status, judge, quoted, without_cards
 from ocgkb.query.filters import Filters
 from ocgkb.query.plan import plan_query
@@ -12,6 +15,7 @@ from ocgkb.store import passages
 from ocgkb.store.database import KnowledgeBase
 from ocgkb.store.passages import Hit, passage_hits
 from ocgkb.store.schema import BELOW_RELATION, DEFAULT_CLAUSES
+from ocgkb.text.quotes import may_quote
 from ocgkb.views.card_facts import card_facts
 from ocgkb.views.replay import scenarios_replaying_groups
 
@@ -26,7 +30,8 @@ CARDS_PER_PAGE = 3
 def answer(
     kb: KnowledgeBase, question: str, filters: Filters | None = None, limit: int = DEFAULT_CLAUSES
 ) -> dict:
-    """`{"query", "plan", "cards", "status", "nothing_fits", "message", "notes", "hits"}`:
+    """`{"query", "plan", "cards", "status", "nothing_fits", "message", "notes", "hits"}`
+    and `readings` when there are any (see `_readings`):
     each hit as `search` ranks it, with `clause` (the clause or ruling an example,
     sub-item or note belongs to), `examples` (the worked examples of that clause)
     and `rulings` (dated rulings on the same concepts that also answer the
@@ -50,16 +55,33 @@ def answer(
         from ocgkb.views.status import status_view  # the lists only when asked about
 
         status = status_view(kb, [c.name for c in named])
-    return {
+    cards = [{"name": c.name, "in_texts": c.in_texts, **facts.get(c.name, {})} for c in named]
+    readings, warnings = _readings(kb, question, cards)
+    result = {
         "query": question,
         "plan": plan.summary(),
-        "cards": [{"name": c.name, "in_texts": c.in_texts, **facts.get(c.name, {})} for c in named],
+        "cards": cards,
         "status": status,
         "nothing_fits": verdict.nothing_fits,
         "message": verdict.message,
-        "notes": notes,
+        "notes": notes + warnings,
         "hits": _answer_hits(kb, plan, pool, limit),
     }
+    if readings:  # absent when none, so an answer without one is unchanged
+        result["readings"] = readings
+    return result
+
+
+def _readings(kb: KnowledgeBase, question: str, cards: list[dict]) -> tuple[list[dict], list[str]]:
+    """The readings of the card texts the question quotes or whose cards it names
+    (views/card_texts.py), and a warning when the imported texts are damaged. The
+    reader and the texts are loaded only when there may be a quote, or a card is
+    named and texts were imported."""
+    if not may_quote(question) and not (cards and os.path.exists(card_texts_path())):
+        return [], []
+    from ocgkb.views.card_texts import question_readings
+
+    return question_readings(kb, question, cards)
 
 
 def _situation(kb: KnowledgeBase, question: str, named, filters: Filters | None, limit: int) -> list[Hit]:

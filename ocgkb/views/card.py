@@ -13,6 +13,7 @@ from ocgkb.store.database import KnowledgeBase
 from ocgkb.store.passages import passage_hits
 from ocgkb.store.schema import DEFAULT_CARD_PASSAGES, MOST_SET_CARDS
 from ocgkb.views.card_facts import card_facts
+from ocgkb.views.card_texts import effect_text
 from ocgkb.views.status import card_status_view
 
 
@@ -20,7 +21,8 @@ def card_view(
     kb: KnowledgeBase, query: str, limit: int = DEFAULT_CARD_PASSAGES, day: str | None = None
 ) -> dict:
     """The matches for a query (best first, each with its facts), how sure the best
-    is, its status under the lists in force on `day` (the newest when None) and the
+    is, its status under the lists in force on `day` (the newest when None), its
+    effect text when the user imported it, with its reading (views/card_texts.py), and the
     passages that mention it: dated ones newest first, by the date the texts give
     for this card where a passage dates several. A set's name gives `set_view`."""
     found = look_up_card(kb, query)
@@ -40,6 +42,7 @@ def card_view(
     if best.guessed:
         view["message"] = f"no card is called {query!r}; did you mean 「{best.name}」?"
     view["status"] = card_status_view(kb, best.name, day)
+    view["effect_text"] = effect_text(kb, view["matches"][0].get("password"))
     newest = passages_mentioning(kb, best.name, limit)
     view["rulings"] = [{**hit.as_dict(), "date": newest[hit.id]} for hit in passage_hits(kb, list(newest))]
     return view

@@ -7,6 +7,7 @@ repository's sources: run only when a change of output is deliberate.
 from __future__ import annotations
 
 import json
+import os
 import tempfile
 from pathlib import Path
 
@@ -16,6 +17,8 @@ from .cases import OUTPUTS, ROOT, record
 
 if __name__ == "__main__":
     with tempfile.TemporaryDirectory() as folder:
+        # No card texts imported, as in the tests: never the user's own.
+        os.environ["OCGKB_TEXTS"] = os.path.join(folder, "card_texts.sqlite")
         db = Path(folder) / "ocgkb.sqlite"
         build(db, ROOT / "rulings_data", ROOT / "kb")
         outputs = record(db, Path(folder))
