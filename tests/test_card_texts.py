@@ -17,7 +17,7 @@ import pytest
 
 from ocgkb import paths
 from ocgkb.messages import NO_CARD_TEXT
-from ocgkb.text.quotes import quoted_card_texts
+from ocgkb.text.quotes import quoted_card_texts, without_quoted_texts
 
 MONSTER = (23434538, "增殖的G")
 QUICK_PLAY = (5318639, "旋风")
@@ -284,6 +284,30 @@ def test_ask_reads_a_quoted_text(cli):
     (effect,) = entry["reading"]["effects"]
     assert (effect["kind"], effect["trigger_wording"], effect["can_miss_timing"]) == ("trigger", "when", True)
     assert "can miss the timing" in cli("ask", question).stdout
+
+
+def test_a_quoted_text_is_read_and_what_is_asked_of_it_is_searched(cli):
+    """The quote's own words (卡组, 加入手卡) would rank passages on adding cards
+    from the deck; the passages answer the question asked about the text."""
+    question = "「①：这张卡被对方破坏送去墓地时才能发动。从卡组把1只怪兽加入手卡。」这个效果会不会卡时点？"
+    hits = json.loads(cli("ask", question, "--json").stdout)["hits"]
+    assert "miss_timing" in hits[0]["concepts"]
+
+
+@pytest.mark.parametrize(
+    "question, asked",
+    [
+        ("「①：自己主要阶段才能发动。自己抽1张。」能连锁吗？", "能连锁吗？"),
+        (
+            "这个效果：①：这张卡召唤成功时才能发动。自己抽1张。那么能错过时点吗？",
+            "这个效果：那么能错过时点吗？",
+        ),
+        ("「①：自己主要阶段才能发动。自己抽1张。」？", "「①：自己主要阶段才能发动。自己抽1张。」？"),
+        ("「增殖的G」能被「灰流丽」无效吗", "「增殖的G」能被「灰流丽」无效吗"),
+    ],
+)
+def test_a_question_without_its_quoted_text(question, asked):
+    assert without_quoted_texts(question) == asked
 
 
 def test_a_quoted_text_is_read_as_the_card_named_outside_it(cli):

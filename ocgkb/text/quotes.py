@@ -11,6 +11,7 @@ PAIRS = {"「": "」", "『": "』", "“": "”"}
 EFFECT_WORDS = ("发动", "才能", "可以", "时，", "的场合", "的情况下", "①", "1回合", "每回合")
 MIN_LENGTH = 12  # shorter is a name or a phrase, not an effect
 MOST_QUOTES = 3
+MIN_ASKED = 4  # what is left of a question without its quote, shorter is no question
 CIRCLED = "①②③④⑤⑥⑦⑧⑨⑩"
 
 
@@ -25,6 +26,19 @@ def quoted_card_texts(question: str) -> list[str]:
     when no quotation holds one (a card's 「name」 does not)."""
     found = _effect_texts(_in_marks(question)) or _effect_texts([_after_colon(question)])
     return list(dict.fromkeys(found))[:MOST_QUOTES]
+
+
+def without_quoted_texts(question: str) -> str:
+    """The question with the effect texts it quotes taken out (and the marks left
+    empty by them): what it asks about the text, which is what the rules answer.
+    The question as it is when nothing is quoted or too little is left."""
+    rest = question
+    for text in quoted_card_texts(question):
+        rest = rest.replace(text, "")
+    for opening, closing in (*PAIRS.items(), ('"', '"')):
+        rest = rest.replace(opening + closing, "")
+    rest = rest.strip(" ：:，,")
+    return rest if rest != question and len(rest) >= MIN_ASKED else question
 
 
 def _effect_texts(stretches: list[str]) -> list[str]:

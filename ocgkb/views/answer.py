@@ -15,7 +15,7 @@ from ocgkb.store import passages
 from ocgkb.store.database import KnowledgeBase
 from ocgkb.store.passages import Hit, passage_hits
 from ocgkb.store.schema import BELOW_RELATION, DEFAULT_CLAUSES
-from ocgkb.text.quotes import may_quote
+from ocgkb.text.quotes import may_quote, without_quoted_texts
 from ocgkb.views.card_facts import card_facts
 from ocgkb.views.replay import scenarios_replaying_groups
 
@@ -38,15 +38,17 @@ def answer(
     question) attached. A clause is shown once even when several of its examples
     match. Before the hits: the cards the question names (those no passage
     mentions too), a card's Forbidden & Limited status when it is asked for, and
-    whether any passage answers it (ocgkb.query.abstain)."""
-    plan = plan_query(kb, question)
-    pool = search(kb, question, filters, limit=max(limit * 4, 20), plan=plan)
+    whether any passage answers it (ocgkb.query.abstain). A quoted card text
+    is read, not searched: the passages answer what is asked about it."""
+    asked = without_quoted_texts(question) if may_quote(question) else question
+    plan = plan_query(kb, asked)
+    pool = search(kb, asked, filters, limit=max(limit * 4, 20), plan=plan)
     named = plan.named
     verdict = judge(kb, plan, pool, named)
     asks_status_of = bool(named) and asks_status(question, named)
     if asks_status_of or any(not c.in_texts for c in named):
         # The rules that decide it, not the rulings that merely name the card.
-        pool = _situation(kb, question, named, filters, limit) or pool
+        pool = _situation(kb, asked, named, filters, limit) or pool
     pool, together = _naming_all_first(pool, [c.name for c in named if c.in_texts])
     notes = verdict.notes + together
     facts = card_facts(kb, [c.name for c in named])
