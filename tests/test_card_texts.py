@@ -304,6 +304,11 @@ def test_a_quoted_text_is_read_and_what_is_asked_of_it_is_searched(cli):
         ),
         ("「①：自己主要阶段才能发动。自己抽1张。」？", "「①：自己主要阶段才能发动。自己抽1张。」？"),
         ("「增殖的G」能被「灰流丽」无效吗", "「增殖的G」能被「灰流丽」无效吗"),
+        # a snippet is what the question asks about: it stays
+        (
+            "解放的怪兽有“这张卡被送去墓地时，可以抽1张”的效果，能发吗",
+            "解放的怪兽有“这张卡被送去墓地时，可以抽1张”的效果，能发吗",
+        ),
     ],
 )
 def test_a_question_without_its_quoted_text(question, asked):

@@ -29,11 +29,13 @@ def quoted_card_texts(question: str) -> list[str]:
 
 
 def without_quoted_texts(question: str) -> str:
-    """The question with the effect texts it quotes taken out (and the marks left
-    empty by them): what it asks about the text, which is what the rules answer.
+    """The question with the whole effect texts it quotes taken out (and the marks
+    left empty by them): what it asks about the text, which is what the rules answer.
     The question as it is when nothing is quoted or too little is left."""
     rest = question
-    for text in quoted_card_texts(question):
+    # A snippet ("…被送去墓地时，可以……") is what the question is about: only a
+    # whole text, sentences closed by 。, is set aside.
+    for text in (t for t in quoted_card_texts(question) if "。" in t.rstrip("。")):
         rest = rest.replace(text, "")
     for opening, closing in (*PAIRS.items(), ('"', '"')):
         rest = rest.replace(opening + closing, "")
