@@ -8,6 +8,7 @@ user's data folder."""
 
 from __future__ import annotations
 
+import html
 import json
 import os
 import sqlite3
@@ -357,3 +358,22 @@ def test_the_texts_live_in_the_users_data_folder(monkeypatch, tmp_path):
     assert not paths.card_texts_path().startswith(package)
     monkeypatch.setenv("OCGKB_TEXTS", "./mine//texts.sqlite")
     assert paths.card_texts_path() == "mine/texts.sqlite"
+
+
+# On the web, after an import
+
+
+def test_the_card_page_and_an_answer_show_an_imported_text_read(cli, cdb, web_client):
+    cli("cards", "import", str(cdb))
+    page = web_client.get(f"/card/{QUICK_PLAY[0]}").text
+    assert "以对方场上1张表侧表示的卡为对象" in page and 'href="/p/' in page
+    assert "spell speed 2" in page  # read as the quick-play spell the card facts say it is
+    answer = web_client.get("/ask", params={"q": f"{QUICK_PLAY[1]}能连锁吗"}).text
+    assert "its imported text" in answer and "以对方场上1张表侧表示的卡为对象" in answer
+
+
+def test_without_an_import_the_card_page_says_where_to_get_a_text(web_client):
+    from ocgkb.messages import NO_CARD_TEXT
+
+    page = html.unescape(web_client.get(f"/card/{QUICK_PLAY[0]}").text)
+    assert NO_CARD_TEXT in page
