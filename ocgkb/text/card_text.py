@@ -31,6 +31,9 @@ CITES = {
     "when_misses": "masterrule/133",  # 001: any …时 can be missed
     "if_never_misses": "masterrule/134",  # 001: …的场合 starts a new chain
     "optional_when_misses": "3.2.2.1.1/5",  # 000: only an optional …时，可以 misses
+    "damage_calculation": "6.3.4.3.3/2",  # 000: effects that say 伤害计算时 are activated then
+    "damage_quick": "6.3.4.3.2/2/sub1",  # 000: before damage calculation, monsters' quick effects
+    "after_damage": "6.3.4.3.4/2",  # 000: 伤害计算后 effects chain by priority, as triggers do
     "speed_1": "rulings/咒文速度/7",
     "speed_2": "rulings/咒文速度/14",
     "speed_3": "rulings/咒文速度/20",
@@ -51,6 +54,10 @@ ACTIVATION_SPEED = {
     "counter_trap": 3,
 }
 
+# Words no card text is without: a text with none of them holds no effect.
+CARD_WORDS = re.compile(
+    r"发动|效果|怪兽|卡|召唤|攻击|守备|破坏|回合|基本分|墓地|除外|抽|伤害|对象|装备|阶段|解放|魔法|陷阱"
+)
 NUMBERS = "①②③④⑤⑥⑦⑧⑨⑩⑪⑫⑬⑭⑮⑯⑰⑱⑲⑳"
 ACTIVATE = re.compile(r"才能发动|可以发动|才能把这张卡发动|可以把这张卡发动")
 # A mandatory effect: 发动 closing its clause with no 才能 / 可以 before it.
@@ -62,6 +69,8 @@ EVENT = re.compile(r"(时|的场合|的情况下|之际)(?=[，,]|才能|可以|
 STATE = re.compile(r"(?:存在|没有|只有|以下|以上|在墓地|在手卡|在场上|表示|不存在)$")
 # An old text's event condition, without 发动: "此卡被破坏时，可以…".
 OLD_EVENT = re.compile(r"^((?!只要)[^。，]*?(?:时|的场合|的情况下))[，,]")
+# The card's own activation, said: 把这张卡发动, 将此卡发动, 这张卡的发动.
+OWN_ACTIVATION = re.compile(r"[把将](?:这张卡|此卡)发动|(?:这张卡|此卡)的发动")
 TARGET = re.compile(r"以[^，。]*?(?:为|作为)对象")
 CARD_NAME_ONCE = re.compile(r"(?:这个卡名|此卡名)的[^。]*(?:1|每)回合(?:只能|各能|只有)")
 # 这个卡名的卡在1回合只能发动1张: a limit on the card's activation alone (000 §5.1).
@@ -73,9 +82,16 @@ QUICK = re.compile(
 )
 # A time no ignition effect can use (the opponent's turn, the battle phase):
 # an effect activated then, waiting on no event, is a quick effect.
-QUICK_TIME = re.compile(r"对方回合|对方(?:的)?(?:主要|战斗)阶段|战斗阶段|伤害步骤|伤害计算")
-# A phase of one's own turn an effect waits on: a trigger, neither 'when' nor 'if'.
-PHASE = re.compile(r"(?:准备|结束)阶段(?:[，,]|$)")
+QUICK_TIME = re.compile(r"对方回合|对方(?:的)?(?:主要|战斗)阶段|战斗阶段|伤害步骤(?!开始时)|伤害计算(?!后)")
+# 伤害计算时 / 伤害计算前 name the time an effect is chosen to be activated, not
+# an event: 000 §6.3.4.3.2–3 puts monsters' quick effects there.
+DAMAGE_CALCULATION = re.compile(r"伤害计算(?:时|前)")
+# A phase of one's own turn or a step an effect waits on: a trigger, neither
+# 'when' nor 'if' (伤害计算后: 000 §6.3.4.3.4).
+PHASE = re.compile(r"(?:准备|结束)阶段(?:[，,]|$)|伤害计算后")
+# An old text's optional effect with no event: "1回合1次，可以…", "可以丢弃1张手卡，…".
+# 可以 granting a permission (an extra summon, attacking, a substitute) is no activation.
+OLD_OPTIONAL = re.compile(r"(?<!不)可以(?![^。]*?(?:通常召唤|不用解放|攻击(?!力)|代替|作为[^。]*使用|当作))")
 # A summon condition speaks of this card's own summoning; a lock on the player
 # (这个回合自己不能特殊召唤) is not one.
 SUMMON_CONDITION = re.compile(
@@ -98,11 +114,24 @@ OPENS_EFFECT = re.compile(
 
 
 def read_card_text(text: str, card_kind: str | None = None) -> dict:
-    """The reading of a card's effect text: its effects, each with its
-    conclusions and their citations, and notes on what the text cannot decide."""
+    """The reading of a card's Chinese effect text: its effects, each with its
+    conclusions and their citations, and notes on what the text cannot decide.
+    A text with no word of a card's text in it has no effects."""
+    if not CARD_WORDS.search(text):
+        return finish_reading(text, card_kind, [], {}, "zh")
     pieces, header_once = _split(text.strip())
     effects = [_read_effect(n, body, card_kind, header_once) for n, body in pieces]
-    _mark_activation(effects, card_kind, header_once)
+    return finish_reading(text, card_kind, effects, header_once, "zh")
+
+
+def finish_reading(
+    text: str, card_kind: str | None, effects: list[dict], header_once: dict[int, str], language: str
+) -> dict:
+    """The reading from its effects, in any language: the card's own activation
+    placed, the notes on what the text cannot decide and where the rule texts
+    disagree, each effect's citations gathered."""
+    if effects:
+        _mark_activation(effects, card_kind, header_once)
     notes = []
     if card_kind is None and any(e["kind"] not in ("summon_condition", "continuous") for e in effects):
         notes.append(
@@ -124,7 +153,7 @@ def read_card_text(text: str, card_kind: str | None = None) -> dict:
     for effect in effects:
         del effect["_when_mandatory"]
         effect["cites"] = sorted({c["cite"] for c in effect["conclusions"]})
-    return {"text": text, "card_kind": card_kind, "effects": effects, "notes": notes}
+    return {"text": text, "card_kind": card_kind, "language": language, "effects": effects, "notes": notes}
 
 
 def _split(text: str) -> tuple[list[tuple[int, str]], dict[int, str]]:
@@ -173,19 +202,19 @@ def _sentences_joined(text: str) -> list[str]:
 
 
 def _split_unnumbered(sentences: list[str]) -> list[tuple[int, str]]:
-    """A wholly unnumbered text: a summon condition is n = 0, the rest is cut
-    where a sentence opens a new effect and numbered 1, 2 … in reading order."""
-    pieces: list[tuple[int, str]] = []
-    summon = "".join(s for s in sentences if SUMMON_CONDITION.search(s))
-    if summon:
-        pieces.append((0, summon))
+    """A wholly unnumbered text: a summon condition and a sentence that says the
+    card's own activation (把这张卡发动) are n = 0, the rest is cut where a
+    sentence opens a new effect and numbered 1, 2 … in reading order."""
+    opening = [s for s in sentences if SUMMON_CONDITION.search(s) or OWN_ACTIVATION.search(s)]
+    pieces = [(0, "".join(s for s in opening if SUMMON_CONDITION.search(s)))]
+    pieces += [(0, s) for s in opening if not SUMMON_CONDITION.search(s)]
     effects: list[str] = []
-    for sentence in (s for s in sentences if not SUMMON_CONDITION.search(s)):
+    for sentence in (s for s in sentences if s not in opening):
         if effects and not OPENS_EFFECT.search(sentence):
             effects[-1] += sentence
         else:
             effects.append(sentence)
-    return pieces + [(n, e) for n, e in enumerate(effects, 1)]
+    return [p for p in pieces if p[1]] + [(n, e) for n, e in enumerate(effects, 1)]
 
 
 def _activation_stretch(body: str) -> tuple[str, str] | None:
@@ -198,12 +227,24 @@ def _activation_stretch(body: str) -> tuple[str, str] | None:
             end = match.start() if pattern is ACTIVATE else match.end() - 3
             return head[:end], match.group(0) if pattern is ACTIVATE else "发动"
     old = OLD_EVENT.match(head)
-    once = THIS_CARD_ONCE.match(head)
-    if once and "可以" in head:  # an old ignition effect: "1回合1次，可以…"
-        return head[: once.end()], "可以"
     if old:  # an old text: "…时，可以…" is optional, "…时，…" mandatory
         return old.group(1), "可以" if "可以" in head[old.end() :] else "发动"
+    optional = OLD_OPTIONAL.search(head)
+    if optional:  # an old optional effect with no event: what stands before 可以, and its cost
+        return _old_stretch(head[: optional.start()], head[optional.end() :]), "可以"
     return None
+
+
+def _old_stretch(before: str, after: str) -> str:
+    """An old text's stretch before its activation: what stands before 可以, and
+    the first clause after it when that clause is a cost and more follows
+    (可以把手卡1张丢弃，… reads as 001 §115 reads 才能: the cost comes first)."""
+    before = before.rstrip("，,")
+    first, comma, rest = after.partition("，")
+    first = first.removeprefix("通过")
+    if comma and rest and COST_CLAUSE.search(first):
+        return f"{before}，{first}" if before else first
+    return before
 
 
 def _read_effect(n: int, body: str, card_kind: str | None, header_once: dict[int, str]) -> dict:
@@ -214,25 +255,40 @@ def _read_effect(n: int, body: str, card_kind: str | None, header_once: dict[int
     head = before[limit.end() :] if limit else before
     # What is left of the limit's own words (…使用1次，) is no part of the condition.
     head = re.sub(r"^[^，]*?使用1次[，,]?|^[，,]", "", head) if limit else head
-    target = TARGET.search(head) if stretch else None
+    # A flip effect names its target in its own sentence (反转：以…为对象，…).
+    flip = body.startswith("反转") and TARGET.search(body.split("。")[0])
+    target = TARGET.search(head) if stretch else flip or None
     # The target may stand before or after the cost: the rest is condition and cost.
     rest = head[: target.start()] + head[target.end() :] if target else head
     condition, cost = _condition_and_cost(rest) if stretch else (None, None)
     event = _last_event(condition)
-    effect = {
-        "n": n,
-        "label": NUMBERS[n - 1] if 0 < n <= len(NUMBERS) else f"({n})" if n else "·",
-        "text": body,
+    wording, chain_response = _wording(condition, event)
+    found = {
         "kind": _kind(body, stretch, event, card_kind),
         "condition": condition,
         "cost": cost,
         "target": target.group(0) if target else None,
-        "targets": bool(target),
         "once_per_turn": header_once.get(n) or header_once.get(0) or _once(before),
+        "optional": _optional(stretch),
+        "trigger_wording": wording,
+        "limit": limit and limit.group(0),
     }
-    effect["optional"] = _optional(stretch)
-    effect["trigger_wording"], chain_response = _wording(condition, event)
-    marked = (("limit", limit and limit.group(0)), ("condition", condition), ("cost", cost))
+    return build_effect(n, body, found, card_kind, chain_response)
+
+
+def build_effect(n: int, body: str, found: dict, card_kind: str | None, chain_response: bool) -> dict:
+    """An effect's reading from what a reader found in its text (kind,
+    condition, cost, target, once_per_turn, optional, trigger_wording and the
+    limit's words), with its parts marked and each conclusion cited."""
+    effect = {
+        "n": n,
+        "label": NUMBERS[n - 1] if 0 < n <= len(NUMBERS) else f"({n})" if n else "·",
+        "text": body,
+        **{key: found[key] for key in ("kind", "condition", "cost", "target", "once_per_turn", "optional")},
+        "targets": bool(found["target"]),
+        "trigger_wording": found["trigger_wording"],
+    }
+    marked = (("limit", found["limit"]), ("condition", effect["condition"]), ("cost", effect["cost"]))
     effect["parts"] = _parts(body, (*marked, ("target", effect["target"])))
     effect["conclusions"] = []
     _conclude(effect, card_kind, chain_response)
@@ -261,7 +317,11 @@ def _last_event(condition: str | None) -> re.Match | None:
     """The event the effect waits on: the last one its condition names (a
     condition may first say where the card is: 这张卡在墓地存在的场合，…时)."""
     text = condition or ""
-    events = [e for e in EVENT.finditer(text) if not STATE.search(text[: e.start()])]
+    events = [
+        e
+        for e in EVENT.finditer(text)
+        if not STATE.search(text[: e.start()]) and not DAMAGE_CALCULATION.search(text[: e.end()][-5:])
+    ]
     return events[-1] if events else None
 
 
@@ -394,12 +454,13 @@ def _speed(kind: str, card_kind: str | None) -> int | None:
 def _mark_activation(effects: list[dict], card_kind: str | None, header_once: dict[int, str]) -> None:
     """A spell or trap card's own activation: the first effect that says so
     (把这张卡发动, 这张卡的发动), else the first that can be, as
-    `_is_the_activation` decides, not used from the graveyard or banishment."""
+    `_is_the_activation` decides, not used from the graveyard or banishment;
+    failing both, an activation with no effect of its own (n = 0)."""
     if card_kind in (None, "monster"):
         return
     for effect in effects:
         elsewhere = re.search(r"墓地的这张卡|这张卡在墓地|除外的这张卡|墓地的此卡|此卡在墓地", effect["text"])
-        says_so = re.search(r"[把将](?:这张卡|此卡)发动|(?:这张卡|此卡)的发动", effect["text"])
+        says_so = OWN_ACTIVATION.search(effect["text"])
         if not elsewhere and (says_so or _is_the_activation(effect, card_kind)):
             effect["kind"], effect["optional"] = "activation", True
             effect["once_per_turn"] = header_once.get(ACTIVATION_LIMIT, effect["once_per_turn"])
@@ -408,6 +469,21 @@ def _mark_activation(effects: list[dict], card_kind: str | None, header_once: di
             chain_response = bool(event) and _chain_response(effect["condition"], event)
             _conclude(effect, card_kind, chain_response)
             return
+    effects.insert(0, _bare_activation(card_kind, header_once))
+
+
+def _bare_activation(card_kind: str, header_once: dict[int, str]) -> dict:
+    """000 §4.2.1: a spell or trap placed face-up on the field is always
+    activated. A card whose text names no activated effect for it (a continuous,
+    field or equip spell of continuous effects alone) still has its activation:
+    n = 0, with no effect of its own, its limit the card's (发动1张)."""
+    effect = _read_effect(0, "", card_kind, header_once)
+    effect["kind"], effect["optional"] = "activation", True
+    effect["once_per_turn"] = header_once.get(ACTIVATION_LIMIT, "none")
+    effect["conclusions"].clear()
+    _conclude(effect, card_kind, False)
+    effect["conclusions"][0]["says"] = "kind: activation (the card's own, with no effect of its own)"
+    return effect
 
 
 def _is_the_activation(effect: dict, card_kind: str) -> bool:
