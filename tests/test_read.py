@@ -147,6 +147,17 @@ CHINESE = [
         "monster",
         [QUICK._replace(cost="把这张卡解放")],
     ),
+    (
+        "①：1回合1次，对方把魔法·陷阱卡发动时才能发动。那个发动无效。",
+        "monster",
+        [QUICK._replace(once_per_turn="this_card")],
+    ),
+    # A condition that is a state, not an event: no trigger.
+    (
+        "①：对方场上的怪兽比自己场上的怪兽多的场合才能发动。这张卡从手卡特殊召唤。",
+        "monster",
+        [IGNITION._replace(condition="对方场上的怪兽比自己场上的怪兽多的场合")],
+    ),
     # Continuous effects and summon conditions.
     ("①：只要这张卡在怪兽区域存在，自己场上的怪兽的攻击力上升300。", "monster", [CONTINUOUS]),
     ("这张卡不会被战斗破坏。", None, [CONTINUOUS]),

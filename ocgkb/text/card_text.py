@@ -67,6 +67,12 @@ MANDATORY = re.compile(r"(?<!才能)(?<!可以)(?<!这张卡)(?<!此卡)发动[�
 EVENT = re.compile(r"(时|的场合|的情况下|之际)(?=[，,]|才能|可以|发动|$)")
 # "…存在的场合" and the like name a state the game is in, not an event.
 STATE = re.compile(r"(?:存在|没有|只有|以下|以上|在墓地|在手卡|在场上|表示|不存在)$")
+# What happens in an event's clause (召唤, 被破坏, 送去墓地 …); a clause with
+# none of it names a state the game is in (…比对方多的场合).
+HAPPENING = re.compile(
+    r"被|成功|送去|送到|召唤|破坏|除外|加入|宣言|受到|给与|反转|离开|回到|抽|发动|丢弃|解放|选择|成为"
+    r"|攻击|开始|结束|变更|变成|盖放|放置|移动|装备|战斗|回复|支付|返回|里侧|表侧|翻开|确认"
+)
 # An old text's event condition, without 发动: "此卡被破坏时，可以…".
 OLD_EVENT = re.compile(r"^((?!只要)[^。，]*?(?:时|的场合|的情况下))[，,]")
 # The card's own activation, said: 把这张卡发动, 将此卡发动, 这张卡的发动.
@@ -264,7 +270,7 @@ def _read_effect(n: int, body: str, card_kind: str | None, header_once: dict[int
     event = _last_event(condition)
     wording, chain_response = _wording(condition, event)
     found = {
-        "kind": _kind(body, stretch, event, card_kind),
+        "kind": _kind(body, stretch, event, card_kind, chain_response),
         "condition": condition,
         "cost": cost,
         "target": target.group(0) if target else None,
@@ -315,14 +321,19 @@ def _parts(body: str, marked: tuple[tuple[str, str | None], ...]) -> list[list[s
 
 def _last_event(condition: str | None) -> re.Match | None:
     """The event the effect waits on: the last one its condition names (a
-    condition may first say where the card is: 这张卡在墓地存在的场合，…时)."""
+    condition may first say where the card is: 这张卡在墓地存在的场合，…时).
+    A clause with no happening in it (…比对方多的场合) is a state, not an event."""
     text = condition or ""
-    events = [
-        e
-        for e in EVENT.finditer(text)
-        if not STATE.search(text[: e.start()]) and not DAMAGE_CALCULATION.search(text[: e.end()][-5:])
-    ]
+    events = [e for e in EVENT.finditer(text) if _is_event(text[: e.start()])]
     return events[-1] if events else None
+
+
+def _is_event(before: str) -> bool:
+    """Whether the clause ending here names something that happens."""
+    clause = re.split(r"[，,]", before)[-1]
+    if STATE.search(before) or DAMAGE_CALCULATION.search(before[-4:] + "时"):
+        return False
+    return bool(HAPPENING.search(clause))
 
 
 def _condition_and_cost(head: str) -> tuple[str | None, str | None]:
@@ -341,7 +352,7 @@ def _condition_and_cost(head: str) -> tuple[str | None, str | None]:
     return condition, "，".join(cost) or None
 
 
-def _kind(body: str, stretch, event, card_kind: str | None) -> str:
+def _kind(body: str, stretch, event, card_kind: str | None, chain_response: bool) -> str:
     """The effect's kind from its markers."""
     if SUMMON_CONDITION.search(body) and not stretch:
         return "summon_condition"
@@ -351,7 +362,7 @@ def _kind(body: str, stretch, event, card_kind: str | None) -> str:
         return "other" if stretch else "continuous"
     if not stretch:
         return "continuous"
-    if QUICK.search(body) or (event and _chain_response(stretch[0], event)):
+    if QUICK.search(body) or chain_response:
         return "quick"
     if event:
         return "trigger"
