@@ -162,6 +162,7 @@ CHINESE = [
     ("①：只要这张卡在怪兽区域存在，自己场上的怪兽的攻击力上升300。", "monster", [CONTINUOUS]),
     ("这张卡不会被战斗破坏。", None, [CONTINUOUS]),
     ("这张卡可以直接攻击。", None, [CONTINUOUS]),
+    ("这张卡可以用1只怪兽解放作上级召唤。", None, [CONTINUOUS]),
     ("①：只要这张卡在怪兽区域存在，这张卡不会成为对方的效果的对象。", "monster", [CONTINUOUS]),
     (
         "这张卡不能通常召唤。把自己墓地3只暗属性怪兽除外的场合才能特殊召唤。①：1回合1次，自己主要阶段才能发动。自己抽1张。",
@@ -341,6 +342,12 @@ JAPANESE = [
         [CONTINUOUS],
     ),
     (
+        "①：このカードの発動時の効果処理として、デッキから植物族モンスター１体を手札に加える事ができる。"
+        "②：自分フィールドの植物族モンスターの攻撃力は２００アップする。",
+        "field_spell",
+        [E("activation", 1, True, n=1), CONTINUOUS._replace(n=2)],
+    ),
+    (
         "①：相手が魔法カードを発動した時に発動できる。その発動を無効にし破壊する。",
         "counter_trap",
         [E("activation", 3, True)],
@@ -390,6 +397,12 @@ ENGLISH = [
         [TRIGGER_IF._replace(once_per_turn="card_name")],
     ),
     ("FLIP: Target 1 card on the field; destroy it.", "monster", [E("flip", 1, targets=True)]),
+    (
+        "When this card is activated: You can add 1 Plant monster from your Deck to your hand. "
+        "Plant monsters you control gain 200 ATK.",
+        "field_spell",
+        [E("activation", 1, True, n=1), CONTINUOUS._replace(n=2)],
+    ),
     (
         "Cannot be Normal Summoned/Set. Monsters you control gain 300 ATK.",
         "monster",

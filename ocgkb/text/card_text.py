@@ -75,8 +75,12 @@ HAPPENING = re.compile(
 )
 # An old text's event condition, without 发动: "此卡被破坏时，可以…".
 OLD_EVENT = re.compile(r"^((?!只要)[^。，]*?(?:时|的场合|的情况下))[，,]")
-# The card's own activation, said: 把这张卡发动, 将此卡发动, 这张卡的发动.
-OWN_ACTIVATION = re.compile(r"[把将](?:这张卡|此卡)发动|(?:这张卡|此卡)的发动")
+# The card's own activation, said: 把这张卡发动, 将此卡发动, 这张卡的发动 (and
+# for the Japanese and English readers: このカードの発動, when this card is activated).
+OWN_ACTIVATION = re.compile(
+    r"[把将](?:这张卡|此卡)发动|(?:这张卡|此卡)的发动|このカードの発動|このカードを発動|when this card is activated",
+    re.IGNORECASE,
+)
 TARGET = re.compile(r"以[^，。]*?(?:为|作为)对象")
 CARD_NAME_ONCE = re.compile(r"(?:这个卡名|此卡名)的[^。]*(?:1|每)回合(?:只能|各能|只有)")
 # 这个卡名的卡在1回合只能发动1张: a limit on the card's activation alone (000 §5.1).
@@ -97,7 +101,9 @@ DAMAGE_CALCULATION = re.compile(r"伤害计算(?:时|前)")
 PHASE = re.compile(r"(?:准备|结束)阶段(?:[，,]|$)|伤害计算后")
 # An old text's optional effect with no event: "1回合1次，可以…", "可以丢弃1张手卡，…".
 # 可以 granting a permission (an extra summon, attacking, a substitute) is no activation.
-OLD_OPTIONAL = re.compile(r"(?<!不)可以(?![^。]*?(?:通常召唤|不用解放|攻击(?!力)|代替|作为[^。]*使用|当作))")
+OLD_OPTIONAL = re.compile(
+    r"(?<!不)可以(?![^。]*?(?:通常召唤|上级召唤|作召唤|不用解放|攻击(?!力)|代替|作为[^。]*使用|当作|表示形式|从手卡发动))"
+)
 # A summon condition speaks of this card's own summoning; a lock on the player
 # (这个回合自己不能特殊召唤) is not one.
 SUMMON_CONDITION = re.compile(
