@@ -158,6 +158,17 @@ CHINESE = [
         "monster",
         [IGNITION._replace(condition="对方场上的怪兽比自己场上的怪兽多的场合")],
     ),
+    # The official wording's mandatory 会发动; the eighth period's 选择 targets, 选 does not.
+    ("①：此卡被破坏的情况下会发动。给与对方500伤害。", "monster", [E("trigger", 1, False, "if", False)]),
+    ("①：此卡被战斗破坏时会发动。对方抽1张。", "monster", [E("trigger", 1, False, "when", False)]),
+    (
+        "1回合1次，选择对方场上1只怪兽才能发动。选择的怪兽破坏。",
+        None,
+        [IGNITION._replace(targets=True, once_per_turn="this_card", condition=None)],
+    ),
+    ("1回合1次，可以选择场上1张卡破坏。", None, [IGNITION._replace(targets=True, once_per_turn="this_card")]),
+    ("①：自己主要阶段才能发动。从卡组选1只怪兽加入手卡。", "monster", [IGNITION]),
+    ("①：这张卡被选择作为攻击对象时才能发动。那次攻击无效。", "monster", [TRIGGER_WHEN]),
     # Continuous effects and summon conditions.
     ("①：只要这张卡在怪兽区域存在，自己场上的怪兽的攻击力上升300。", "monster", [CONTINUOUS]),
     ("这张卡不会被战斗破坏。", None, [CONTINUOUS]),

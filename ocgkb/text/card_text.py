@@ -61,10 +61,11 @@ CARD_WORDS = re.compile(
 NUMBERS = "①②③④⑤⑥⑦⑧⑨⑩⑪⑫⑬⑭⑮⑯⑰⑱⑲⑳"
 ACTIVATE = re.compile(r"才能发动|可以发动|才能把这张卡发动|可以把这张卡发动")
 # A mandatory effect: 发动 closing its clause with no 才能 / 可以 before it.
-MANDATORY = re.compile(r"(?<!才能)(?<!可以)(?<!这张卡)(?<!此卡)发动[。，]")
+# The official wording's mandatory effect says 会发动 (002 文本的阅读方法).
+MANDATORY = re.compile(r"(?<!才能)(?<!可以)(?<!这张卡)(?<!此卡)会?发动[。，]")
 # An event condition: …时 (when) or …的场合 / 的情况下 (if), just before the
 # comma, the activation or the resolution.
-EVENT = re.compile(r"(时|的场合|的情况下|之际)(?=[，,]|才能|可以|发动|$)")
+EVENT = re.compile(r"(时|的场合|的情况下|之际)(?=[，,]|才能|可以|会?发动|$)")
 # "…存在的场合" and the like name a state the game is in, not an event.
 STATE = re.compile(r"(?:存在|没有|只有|以下|以上|在墓地|在手卡|在场上|表示|不存在)$")
 # What happens in an event's clause (召唤, 被破坏, 送去墓地 …); a clause with
@@ -81,7 +82,10 @@ OWN_ACTIVATION = re.compile(
     r"[把将](?:这张卡|此卡)发动|(?:这张卡|此卡)的发动|このカードの発動|このカードを発動|when this card is activated",
     re.IGNORECASE,
 )
-TARGET = re.compile(r"以[^，。]*?(?:为|作为)对象")
+# 以…为对象 targets; so does the eighth period's 选择, never 选 alone (002 取对象).
+TARGET = re.compile(
+    r"以[^，。]*?(?:为|作为)对象|(?<!被)选择(?![^，。]*攻击对象)[^，。]*?(?=才能|可以|会?发动|[，,。]|$)"
+)
 CARD_NAME_ONCE = re.compile(r"(?:这个卡名|此卡名)的[^。]*(?:1|每)回合(?:只能|各能|只有)")
 # 这个卡名的卡在1回合只能发动1张: a limit on the card's activation alone (000 §5.1).
 CARD_ACTIVATIONS_ONCE = re.compile(r"(?:这个卡名|此卡名)的卡[^。]*(?:1|每)回合只能发动1张")
@@ -236,7 +240,7 @@ def _activation_stretch(body: str) -> tuple[str, str] | None:
     for pattern in (ACTIVATE, MANDATORY):
         match = pattern.search(head)
         if match:
-            end = match.start() if pattern is ACTIVATE else match.end() - 3
+            end = match.start()
             return head[:end], match.group(0) if pattern is ACTIVATE else "发动"
     old = OLD_EVENT.match(head)
     if old:  # an old text: "…时，可以…" is optional, "…时，…" mandatory
@@ -254,7 +258,9 @@ def _old_stretch(before: str, after: str) -> str:
     before = before.rstrip("，,")
     first, comma, rest = after.partition("，")
     first = first.removeprefix("通过")
-    if comma and rest and COST_CLAUSE.search(first):
+    if first.startswith("选择"):  # the eighth period's target, named after 可以
+        first = first.split("。")[0]
+    if (comma and rest and COST_CLAUSE.search(first)) or first.startswith("选择"):
         return f"{before}，{first}" if before else first
     return before
 
