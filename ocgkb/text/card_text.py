@@ -116,11 +116,12 @@ SUMMON_CONDITION = re.compile(
 )
 # A clause that is a cost: an action on one's own cards or life points.
 COST_CLAUSE = re.compile(
-    r"(?:把|将|支付|丢弃|解放|从手卡丢弃)[^，]*?"
-    r"(?:送去墓地|除外|解放|丢弃|基本分|回到卡组|回到持有者卡组|取除|作为cost)$"
-    r"|^(?:丢弃|解放|支付)[^，]*$"
+    r"(?:把|将|支付|丢弃|解放|让)[^，]*?"
+    r"(?:送去墓地|除外|解放|丢弃|基本分|回到[^，]*卡组(?:最上面|最下面)?|取除|给对方观看|作为cost)$"
+    r"|^(?:丢弃|解放|支付)[^，]*$|超量素材取除$"
 )
-COST_START = re.compile(r"把|将|支付|丢弃|解放|从手卡")
+# Where a cost clause's words begin: a 从… stretch leads into its 把.
+COST_START = re.compile(r"从[^，把将]*?(?=把|将)|把|将|支付|丢弃|解放|让")
 # A sentence of an unnumbered text that opens a new effect: it says how the
 # effect applies (activation, 只要, 1回合1次, 反转) or opens on an event
 # condition that does not refer back to what came before (那…, 这个效果…).
@@ -242,7 +243,7 @@ def _activation_stretch(body: str) -> tuple[str, str] | None:
         if match:
             end = match.start()
             return head[:end], match.group(0) if pattern is ACTIVATE else "发动"
-    old = OLD_EVENT.match(head)
+    old = OLD_EVENT.match(head) if "代替" not in head else None  # a replacement is not activated
     if old:  # an old text: "…时，可以…" is optional, "…时，…" mandatory
         return old.group(1), "可以" if "可以" in head[old.end() :] else "发动"
     optional = OLD_OPTIONAL.search(head)
@@ -355,7 +356,8 @@ def _condition_and_cost(head: str) -> tuple[str | None, str | None]:
     cost: list[str] = []
     while clauses and COST_CLAUSE.search(clauses[-1]):
         clause = clauses.pop()
-        start = COST_START.search(clause).start()
+        words = COST_START.search(clause)  # none in "这张卡1个超量素材取除"
+        start = words.start() if words else 0
         cost.insert(0, clause[start:])
         if start:
             clauses.append(clause[:start])
