@@ -91,9 +91,8 @@ CARD_NAME_ONCE = re.compile(r"(?:这个卡名|此卡名)的[^。]*(?:1|每)回�
 CARD_ACTIVATIONS_ONCE = re.compile(r"(?:这个卡名|此卡名)的卡[^。]*(?:1|每)回合只能发动1张")
 ACTIVATION_LIMIT = -1  # the key of that limit among the header's limits
 THIS_CARD_ONCE = re.compile(r"(?:1|每)回合1次|(?:这张卡|此卡)的[^。]*(?:1|每)回合只能|(?:1|每)回合只有1次")
-QUICK = re.compile(
-    r"诱发即时|对方回合也能发动|自己·对方回合|自己・对方回合|自己·对方的|自己・对方的|双方回合"
-)
+# Both players' standby or end phase is a trigger's time (PHASE), not a quick effect's.
+QUICK = re.compile(r"诱发即时|对方回合也能发动|自己[·・]对方回合|自己[·・]对方的(?!准备|结束)|双方回合")
 # A time no ignition effect can use (the opponent's turn, the battle phase):
 # an effect activated then, waiting on no event, is a quick effect.
 QUICK_TIME = re.compile(r"对方回合|对方(?:的)?(?:主要|战斗)阶段|战斗阶段|伤害步骤(?!开始时)|伤害计算(?!后)")
