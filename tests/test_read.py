@@ -161,6 +161,11 @@ CHINESE = [
     ),
     # Costs: from a place, returned to the deck, revealed, an Xyz material detached.
     (
+        "①：自己主要阶段，从手卡丢弃1只怪兽才能发动。自己抽2张。",
+        "monster",
+        [IGNITION._replace(cost="从手卡丢弃1只怪兽", condition="自己主要阶段")],
+    ),
+    (
         "①：从自己墓地把1只怪兽除外才能发动。自己抽1张。",
         "monster",
         [IGNITION._replace(cost="从自己墓地把1只怪兽除外")],

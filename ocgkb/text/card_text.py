@@ -117,10 +117,10 @@ SUMMON_CONDITION = re.compile(
 COST_CLAUSE = re.compile(
     r"(?:把|将|支付|丢弃|解放|让)[^，]*?"
     r"(?:送去墓地|除外|解放|丢弃|基本分|回到[^，]*卡组(?:最上面|最下面)?|取除|给对方观看|作为cost)$"
-    r"|^(?:丢弃|解放|支付)[^，]*$|超量素材取除$"
+    r"|^(?:从[^，]*?)?(?:丢弃|解放|支付)[^，]*$|超量素材取除$"
 )
-# Where a cost clause's words begin: a 从… stretch leads into its 把.
-COST_START = re.compile(r"从[^，把将]*?(?=把|将)|把|将|支付|丢弃|解放|让")
+# Where a cost clause's words begin: a 从… stretch leads into its 把 or 丢弃.
+COST_START = re.compile(r"从[^，把将]*?(?=把|将|丢弃|解放)|把|将|支付|丢弃|解放|让")
 # A sentence of an unnumbered text that opens a new effect: it says how the
 # effect applies (activation, 只要, 1回合1次, 反转) or opens on an event
 # condition that does not refer back to what came before (那…, 这个效果…).
@@ -421,7 +421,9 @@ def _conclude(effect: dict, card_kind: str | None, chain_response: bool) -> None
         speed = effect["spell_speed"]
         say({"about": "spell_speed", "says": f"spell speed {speed}", "cite": CITES[f"speed_{speed}"]})
     if effect["optional"] is not None:
-        says = "optional (才能 / 可以)" if effect["optional"] else "mandatory: no 才能 / 可以"
+        says = (
+            "optional (才能 / 可以 / できる / You can)" if effect["optional"] else "mandatory: no 才能 / 可以"
+        )
         say({"about": "optional", "says": says, "cite": CITES["optional"]})
     effect["can_miss_timing"] = _misses(effect, chain_response, say)
     effect["_when_mandatory"] = effect["trigger_wording"] == "when" and effect["optional"] is False
