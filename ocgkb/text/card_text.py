@@ -109,10 +109,15 @@ OLD_OPTIONAL = re.compile(
 )
 # A summon condition speaks of this card's own summoning; a lock on the player
 # (这个回合自己不能特殊召唤) is not one.
+# An extra deck monster's materials (「A」＋「B」, 调整＋调整以外的怪兽1只以上,
+# 4星怪兽×2) belong with its summon condition: they are no effect.
 SUMMON_CONDITION = re.compile(
     r"^(?:这张卡|此卡)(?:不能通常召唤|只能用|不能特殊召唤|必须用)|^不能通常召唤"
     r"|(?:才能|可以)(?:从[^。，]*)?特殊召唤(?:。|$)"
+    r"|^(?![^。]*(?:发动|场合|时|才能|可以))[^。]*(?:[＋+]|[×xX]\d|\d只以上)[^。]*。?$"
 )
+# A limit by card name per duel (在决斗中只能使用1次) is no once-per-turn limit.
+CARD_NAME_ONCE_PER_DUEL = re.compile(r"(?:这个卡名|此卡名)的[^。]*决斗中只能")
 # A clause that is a cost: an action on one's own cards or life points.
 COST_CLAUSE = re.compile(
     r"(?:把|将|支付|丢弃|解放|让)[^，]*?"
@@ -184,7 +189,7 @@ def _split(text: str) -> tuple[list[tuple[int, str]], dict[int, str]]:
         elif CARD_NAME_ONCE.search(sentence) and not _numbered(sentence):
             named = [NUMBERS.index(c) + 1 for c in sentence if c in NUMBERS] or [0]
             header_once.update(dict.fromkeys(named, "card_name"))
-        else:
+        elif not (CARD_NAME_ONCE_PER_DUEL.search(sentence) and not _numbered(sentence)):
             body.append(sentence.strip())
     joined = "".join(body)
     if any(c in NUMBERS for c in joined):
