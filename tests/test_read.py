@@ -231,6 +231,11 @@ CHINESE = [
         "monster",
         [IGNITION._replace(n=1)],
     ),
+    (
+        "←4 【灵摆】 4→\n【怪兽效果】\n①：这张卡召唤成功时才能发动。自己抽1张。",
+        "monster",
+        [TRIGGER_WHEN._replace(n=1)],
+    ),
     # Flip effects.
     ("反转：对方场上1只怪兽破坏。", "monster", [E("flip", 1)]),
     ("反转：以场上1张卡为对象，那张卡回到持有者手卡。", "monster", [E("flip", 1, targets=True)]),
@@ -871,3 +876,21 @@ def test_japanese_and_english_are_read_by_the_command(cli):
     en = json.loads(cli("read", "If this card is sent to the GY: You can draw 1 card.", "--json").stdout)
     assert (ja["language"], ja["effects"][0]["can_miss_timing"]) == ("ja", True)
     assert (en["language"], en["effects"][0]["trigger_wording"]) == ("en", "if")
+
+
+@pytest.mark.parametrize(
+    "text, kind, cite",
+    [
+        (
+            "①：这张卡进行战斗的伤害计算时，把这张卡从手卡丢弃才能发动。那次战斗伤害变成0。",
+            "quick",
+            "6.3.4.3.3/2",
+        ),
+        ("①：自己怪兽进行战斗的伤害计算前才能发动。那只怪兽的攻击力上升500。", "quick", "6.3.4.3.2/2/sub1"),
+        ("①：这张卡进行战斗的伤害计算后才能发动。自己抽1张。", "trigger", "6.3.4.3.4/2"),
+    ],
+)
+def test_the_damage_steps_times_cite_000(text, kind, cite):
+    effect = first(text, "monster")
+    assert (effect["kind"], effect["trigger_wording"], effect["can_miss_timing"]) == (kind, None, None)
+    assert cite in effect["cites"]

@@ -58,6 +58,9 @@ ACTIVATION_SPEED = {
 CARD_WORDS = re.compile(
     r"发动|效果|怪兽|卡|召唤|攻击|守备|破坏|回合|基本分|墓地|除外|抽|伤害|对象|装备|阶段|解放|魔法|陷阱"
 )
+# A line of a card's layout, no effect: a pendulum scale (←4 【灵摆】 4→), a
+# heading (【灵摆效果】, 【怪兽效果】).
+LAYOUT_LINE = re.compile(r"^[\s←→\d]*【[^】]*】[\s←→\d]*$")
 NUMBERS = "①②③④⑤⑥⑦⑧⑨⑩⑪⑫⑬⑭⑮⑯⑰⑱⑲⑳"
 ACTIVATE = re.compile(r"才能发动|可以发动|才能把这张卡发动|可以把这张卡发动")
 # A mandatory effect: 发动 closing its clause with no 才能 / 可以 before it.
@@ -99,6 +102,13 @@ QUICK_TIME = re.compile(r"对方回合|对方(?:的)?(?:主要|战斗)阶段|战
 # 伤害计算时 / 伤害计算前 name the time an effect is chosen to be activated, not
 # an event: 000 §6.3.4.3.2–3 puts monsters' quick effects there.
 DAMAGE_CALCULATION = re.compile(r"伤害计算(?:时|前)")
+# The damage step's times the rule texts name (000 §6.3.4.3.2–4), and what each makes of an effect.
+DAMAGE_TIMES = re.compile(r"伤害计算[时前后]")
+DAMAGE_TIME_READINGS = {
+    "伤害计算时": ("damage_calculation", "activated at damage calculation by choice: a quick effect's time"),
+    "伤害计算前": ("damage_quick", "before damage calculation: a time for monsters' quick effects"),
+    "伤害计算后": ("after_damage", "after damage calculation: effects chained by priority, as triggers"),
+}
 # A phase of one's own turn or a step an effect waits on: a trigger, neither
 # 'when' nor 'if' (伤害计算后: 000 §6.3.4.3.4).
 PHASE = re.compile(r"(?:准备|结束)阶段(?:[，,]|$)|伤害计算后")
@@ -180,7 +190,7 @@ def finish_reading(
 def _split(text: str) -> tuple[list[tuple[int, str]], dict[int, str]]:
     """The text's effects as (n, text), and the once-per-turn limits its header
     lines put on numbered effects (n → 'card_name'; 0 stands for every effect)."""
-    sentences = [s for s in re.split(r"(?<=。)|\n", text) if s.strip()]
+    sentences = [s for s in re.split(r"(?<=。)|\n", text) if s.strip() and not LAYOUT_LINE.match(s)]
     header_once: dict[int, str] = {}
     body = []
     for sentence in sentences:
@@ -422,6 +432,10 @@ def _conclude(effect: dict, card_kind: str | None, chain_response: bool) -> None
     kind = effect["kind"]
     effect["spell_speed"] = _speed(kind, card_kind)
     say({"about": "kind", "says": f"kind: {kind}", "cite": CITES[kind]})
+    battle = DAMAGE_TIMES.search(effect["condition"] or "") if kind in ("quick", "trigger") else None
+    if battle:
+        cite, says = DAMAGE_TIME_READINGS[battle.group(0)]
+        say({"about": "kind", "says": says, "cite": CITES[cite]})
     if effect["spell_speed"]:
         speed = effect["spell_speed"]
         say({"about": "spell_speed", "says": f"spell speed {speed}", "cite": CITES[f"speed_{speed}"]})
