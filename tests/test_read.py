@@ -101,7 +101,7 @@ CHINESE = [
     ("①：从自己墓地把1只怪兽除外才能发动。自己抽1张。", "monster", [IGNITION._replace(cost="从自己墓地把1只怪兽除外")]),
     ("①：让墓地的这张卡回到卡组才能发动。自己抽1张。", "monster", [IGNITION._replace(cost="让墓地的这张卡回到卡组")]),
     ("①：把手卡1只怪兽给对方观看才能发动。自己抽1张。", "monster", [IGNITION._replace(cost="把手卡1只怪兽给对方观看")]),
-    ("①：1回合1次，这张卡1个超量素材取除，以对方场上1只怪兽为对象才能发动。那只怪兽破坏。", "monster", [ IGNITION._replace(cost="这张卡1个超量素材取除", targets=True, once_per_turn="this_card", condition=None ) ]),
+    ("①：1回合1次，这张卡1个超量素材取除，以对方场上1只怪兽为对象才能发动。那只怪兽破坏。", "monster", [IGNITION._replace(cost="这张卡1个超量素材取除", targets=True, once_per_turn="this_card", condition=None)]),
     # A replacement is applied, not activated.
     ("自己场上的怪兽被效果破坏的场合，可以作为代替把墓地的这张卡除外。", None, [CONTINUOUS]),
     # The official wording's mandatory 会发动; the eighth period's 选择 targets, 选 does not.
