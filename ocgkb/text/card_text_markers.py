@@ -63,7 +63,9 @@ def _effect(n: int, body: str, card_kind: str | None, header_once: dict[int, str
     target = next((c for c in clauses if markers.target.search(c)), None)
     cost = [c for c in clauses if c != target and markers.cost.search(c)]
     condition = before.strip(" ,、，") or None
-    event = condition and not markers.state.search(condition) and _wording(condition, markers)
+    # A state (…存在する場合) or a quick effect's time (ダメージ計算時) is no event.
+    timeless = not condition or markers.state.search(condition) or markers.quick.search(condition)
+    event = None if timeless else _wording(condition, markers)
     chain_response = bool(condition and markers.chain_response.search(condition))
     once = markers.card_name_once.search(body) or markers.this_card_once.search(body)
     found = {
