@@ -11,9 +11,9 @@ import re
 from ocgkb.text.card_text_markers import Markers, header_limit
 
 ANY_CASE = re.IGNORECASE
-CARD_NAME_ONCE = re.compile(
-    r'You can only use (?:this effect of|each effect of|1 ")[^.]*once per turn', ANY_CASE
-)
+CARD_NAME_ONCE = re.compile(r'You can only use [^.]*?"[^"]*"[^.]*?per turn', ANY_CASE)
+# "the 1st effect", "the second effect": the numbered effects a limit names, as ①②.
+ORDINALS = {"1st": "①", "first": "①", "2nd": "②", "second": "②", "3rd": "③", "third": "③"}
 ACTIVATIONS_ONCE = re.compile(r'You can only activate 1 "[^"]*" per turn', ANY_CASE)
 SUMMON_CONDITION = re.compile(
     r"Cannot be (?:Normal|Special) Summoned|Must (?:first )?be [^.]*Summoned|"
@@ -32,7 +32,8 @@ def split(text: str) -> tuple[list[tuple[int, str]], dict[int, str]]:
     header: dict[int, str] = {}
     zero, effects = [], []
     for sentence in (s.strip() for s in re.split(r'(?<=[.!])["”]?\s+(?=[A-Z(])|\n', text) if s.strip()):
-        limit = header_limit(sentence, CARD_NAME_ONCE, ACTIVATIONS_ONCE)
+        named = re.sub(r"\b(1st|first|2nd|second|3rd|third)\b", lambda m: ORDINALS[m[1].lower()], sentence)
+        limit = header_limit(named, CARD_NAME_ONCE, ACTIVATIONS_ONCE)
         if limit:
             header.update(limit)
         elif SUMMON_CONDITION.search(sentence) and ":" not in sentence:
@@ -100,6 +101,7 @@ MARKERS = Markers(
     not_read=(
         "English: read as Problem-Solving Card Text (the condition before ':', the cost and target "
         "before ';', If / When, (Quick Effect), FLIP:, Once per turn); not read: older texts without "
-        "that punctuation, and a limit by card name is put on every effect, not the one it names."
+        "that punctuation, and a limit by card name on 'this effect' is put on every effect (the 1st, 2nd … "
+        "are read)."
     ),
 )
