@@ -115,6 +115,8 @@ CHINESE = [
     ("①：只要这张卡在怪兽区域存在，自己场上的怪兽的攻击力上升300。", "monster", [CONTINUOUS]),
     ("这张卡不会被战斗破坏。", None, [CONTINUOUS]),
     ("这张卡可以直接攻击。", None, [CONTINUOUS]),
+    ("①：自己场上没有怪兽存在的场合，这张卡可以从手卡特殊召唤。②：这张卡召唤成功时才能发动。自己抽1张。", "monster", [E("summon_condition", n=1), TRIGGER_WHEN._replace(n=2)]),
+    ("①：装备怪兽的攻击力上升500。②：装备怪兽被破坏让这张卡被送去墓地时才能发动。自己抽1张。", "equip_spell", [E("activation", 1, True, n=0), CONTINUOUS._replace(n=1), E("other", 1, True, "when", True, n=2)]),
     ("这张卡可以用1只怪兽解放作上级召唤。", None, [CONTINUOUS]),
     ("①：只要这张卡在怪兽区域存在，这张卡不会成为对方的效果的对象。", "monster", [CONTINUOUS]),
     ("这张卡不能通常召唤。把自己墓地3只暗属性怪兽除外的场合才能特殊召唤。①：1回合1次，自己主要阶段才能发动。自己抽1张。", "monster", [E("summon_condition", n=0), IGNITION._replace(once_per_turn="this_card", n=1)]),

@@ -116,6 +116,7 @@ PHASE = re.compile(r"(?:准备|结束)阶段(?:[，,]|$)|伤害计算后")
 # 可以 granting a permission (an extra summon, attacking, a substitute) is no activation.
 OLD_OPTIONAL = re.compile(
     r"(?<!不)可以(?![^。]*?(?:通常召唤|上级召唤|作召唤|不用解放|攻击(?!力)|代替|作为[^。]*使用|当作|表示形式|从手卡发动))"
+    r"(?!(?:从[^。，把将]*)?特殊召唤(?:。|$))"  # the card's own summon procedure: no activation
 )
 # A summon condition speaks of this card's own summoning; a lock on the player
 # (这个回合自己不能特殊召唤) is not one.
@@ -123,7 +124,7 @@ OLD_OPTIONAL = re.compile(
 # 4星怪兽×2) belong with its summon condition: they are no effect.
 SUMMON_CONDITION = re.compile(
     r"^(?:这张卡|此卡)(?:不能通常召唤|只能用|不能特殊召唤|必须用)|^不能通常召唤"
-    r"|(?:才能|可以)(?:从[^。，]*)?特殊召唤(?:。|$)"
+    r"|(?:才能|可以)(?:从[^。，把将]*)?特殊召唤(?:。|$)"
     r"|^(?![^。]*(?:发动|场合|时|才能|可以))[^。]*(?:[＋+]|[×xX]\d|\d只以上)[^。]*。?$"
 )
 # A limit by card name per duel (在决斗中只能使用1次) is no once-per-turn limit.
@@ -257,6 +258,8 @@ def _activation_stretch(body: str) -> tuple[str, str] | None:
         if match:
             end = match.start()
             return head[:end], match.group(0) if pattern is ACTIVATE else "发动"
+    if SUMMON_CONDITION.search(head):  # a summon procedure (…可以从手卡特殊召唤) is not activated
+        return None
     old = OLD_EVENT.match(head) if "代替" not in head else None  # a replacement is not activated
     if old:  # an old text: "…时，可以…" is optional, "…时，…" mandatory
         return old.group(1), "可以" if "可以" in head[old.end() :] else "发动"
@@ -467,7 +470,8 @@ def _misses(effect: dict, chain_response: bool, say) -> bool | None:
         say({"about": about, "says": says, "cite": CITES["chain_response"]})
         return None
     wording = effect["trigger_wording"]
-    if effect["kind"] not in ("trigger", "activation") or wording is None:
+    # A spell or trap's effect other than its activation waits on its event as a trigger does.
+    if effect["kind"] not in ("trigger", "activation", "other") or wording is None:
         return None
     if wording == "if":
         says = "cannot miss the timing: an 'if' (…的场合) effect"
@@ -475,7 +479,7 @@ def _misses(effect: dict, chain_response: bool, say) -> bool | None:
         return False
     if not effect["optional"]:
         says = "cannot miss the timing: a mandatory 'when' trigger"
-    elif effect["kind"] == "trigger":
+    elif effect["kind"] != "activation":
         says = "can miss the timing: an optional 'when' trigger"
     else:
         says = "can miss the timing: an activation that waits on a 'when' event"
