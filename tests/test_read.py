@@ -141,6 +141,11 @@ CHINESE = [
     ("这个卡名的卡在1回合只能发动1张。①：只要这张卡在场地区域存在，自己的龙族怪兽的攻击力上升300。②：1回合1次，自己主要阶段才能发动。自己抽1张。", "field_spell", [E("activation", 1, True, once_per_turn="card_name", n=0), CONTINUOUS, E("other", 1, True, once_per_turn="this_card")]),
     ("①：作为这张卡的发动时的效果处理，可以从卡组把1只植物族怪兽加入手卡。②：只要这张卡在场地区域存在，自己的植物族怪兽的攻击力上升200。", "field_spell", [E("activation", 1, True, n=1), CONTINUOUS]),
     ("以自己场上1只怪兽为对象才能把这张卡发动。那只怪兽的攻击力上升500。", "equip_spell", [E("activation", 1, True, targets=True, n=0), CONTINUOUS._replace(n=1)]),
+    # No card named, but the text says which type of card it is.
+    ("①：只要这张卡在场地区域存在，自己场上的怪兽的攻击力上升200。", None, [E("activation", 1, True, n=0), CONTINUOUS._replace(n=1)]),
+    ("①：装备怪兽的攻击力上升700。", None, [E("activation", 1, True, n=0), CONTINUOUS._replace(n=1)]),
+    ("①：这张卡发动后变成效果怪兽（恶魔族·暗·4星·攻1800/守1000）在怪兽区域特殊召唤。这张卡也当作陷阱卡使用。", None, [E("activation", 2, True, n=1)]),
+    ("①：1回合1次，可以把这张卡当作装备卡使用给自己场上的机械族怪兽装备。装备怪兽的攻击力上升500。", None, [IGNITION._replace(once_per_turn="this_card", n=1)]),
     # Traps: activations, counter traps, effects from the graveyard.
     ("①：对方怪兽的攻击宣言时才能发动。那只攻击怪兽破坏。", "normal_trap", [E("activation", 2, True, "when", True)]),
     ("①：对方把怪兽特殊召唤的场合才能发动。那只怪兽除外。", "normal_trap", [E("activation", 2, True, "if", False)]),

@@ -54,6 +54,14 @@ ACTIVATION_SPEED = {
     "counter_trap": 3,
 }
 
+# Words only a spell or trap card says of itself, and the card type they give when
+# no card is named: a field spell's zone, an equip card's monster (a union monster,
+# 当作装备卡使用, excepted), a trap that becomes a monster (a trap's speed either way).
+TYPE_WORDS = (
+    (re.compile(r"(?:这张卡|此卡)在场地区域存在"), "field_spell"),
+    (re.compile(r"^(?![\s\S]*当作装备卡)[\s\S]*(?:装备怪兽|[只才]能(?:给[^。]*)?装备)"), "equip_spell"),
+    (re.compile(r"(?:这张卡|此卡)发动后|也当作陷阱卡使用"), "normal_trap"),
+)
 # Words no card text is without: a text with none of them holds no effect.
 CARD_WORDS = re.compile(
     r"发动|效果|怪兽|卡|召唤|攻击|守备|破坏|回合|基本分|墓地|除外|抽|伤害|对象|装备|阶段|解放|魔法|陷阱"
@@ -115,7 +123,7 @@ PHASE = re.compile(r"(?:准备|结束)阶段(?:[，,]|$)|伤害计算后")
 # An old text's optional effect with no event: "1回合1次，可以…", "可以丢弃1张手卡，…".
 # 可以 granting a permission (an extra summon, attacking, a substitute) is no activation.
 OLD_OPTIONAL = re.compile(
-    r"(?<!不)可以(?![^。]*?(?:通常召唤|上级召唤|作召唤|不用解放|攻击(?!力)|代替|作为[^。]*使用|当作|表示形式|从手卡发动))"
+    r"(?<!不)可以(?![^。]*?(?:通常召唤|上级召唤|作召唤|不用解放|攻击(?!力)|代替|作为[^。]*使用|当作(?!装备卡)|表示形式|从手卡发动))"
     r"(?!(?:从[^。，把将]*)?特殊召唤(?:。|$))"  # the card's own summon procedure: no activation
 )
 # A summon condition speaks of this card's own summoning; a lock on the player
@@ -151,9 +159,23 @@ def read_card_text(text: str, card_kind: str | None = None) -> dict:
     A text with no word of a card's text in it has no effects."""
     if not CARD_WORDS.search(text):
         return finish_reading(text, card_kind, [], {}, "zh")
+    guessed = None if card_kind else card_kind_from_text(text)
+    card_kind = card_kind or guessed
     pieces, header_once = _split(text.strip())
     effects = [_read_effect(n, body, card_kind, header_once) for n, body in pieces]
-    return finish_reading(text, card_kind, effects, header_once, "zh")
+    reading = finish_reading(text, card_kind, effects, header_once, "zh")
+    if guessed:
+        reading["notes"].insert(
+            0,
+            f"No card named: the text reads as a {guessed.replace('_', ' ')}'s; name the card (--card) to be sure.",
+        )
+    return reading
+
+
+def card_kind_from_text(text: str) -> str | None:
+    """The card type only a spell or trap card's own words give (这张卡在场地区域存在,
+    装备怪兽, 这张卡发动后), or None: the text alone does not decide."""
+    return next((kind for words, kind in TYPE_WORDS if words.search(text)), None)
 
 
 def finish_reading(
