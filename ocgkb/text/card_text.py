@@ -277,9 +277,9 @@ def _activation_stretch(body: str) -> tuple[str, str] | None:
     head = body.split("。")[0] + "。"
     for pattern in (ACTIVATE, MANDATORY):
         match = pattern.search(head)
-        if match:
-            end = match.start()
-            return head[:end], match.group(0) if pattern is ACTIVATE else "发动"
+        # 对方不能把魔法卡发动: a lock forbidding an activation is no activation.
+        if match and not re.search(r"不能|不可以|不会", head[: match.start()].split("，")[-1]):
+            return head[: match.start()], match.group(0) if pattern is ACTIVATE else "发动"
     if SUMMON_CONDITION.search(head):  # a summon procedure (…可以从手卡特殊召唤) is not activated
         return None
     old = OLD_EVENT.match(head) if "代替" not in head else None  # a replacement is not activated
