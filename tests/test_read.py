@@ -187,6 +187,7 @@ ENGLISH = [
     ("Once per turn: You can pay 1000 LP; draw 1 card.", "monster", [IGNITION._replace(once_per_turn="this_card", cost="pay 1000 LP")]),
     ('You can only use this effect of "Lantern Keeper" once per turn. If this card is Special Summoned: You can draw 1 card.', "monster", [TRIGGER_IF._replace(once_per_turn="card_name")]),
     ('You can only use the 2nd effect of "Lantern Keeper" once per turn. During your Main Phase: You can draw 1 card. If this card is sent to the GY: You can draw 1 card.', "monster", [IGNITION, TRIGGER_IF._replace(once_per_turn="card_name")]),
+    ("You can Tribute this card; Special Summon 1 monster from your hand. You cannot Special Summon from the Extra Deck for the rest of this turn.", "monster", [IGNITION._replace(cost="Tribute this card", condition=None)]),
     ("FLIP: Target 1 card on the field; destroy it.", "monster", [E("flip", 1, targets=True)]),
     ("When this card is activated: You can add 1 Plant monster from your Deck to your hand. Plant monsters you control gain 200 ATK.", "field_spell", [E("activation", 1, True, n=1), CONTINUOUS._replace(n=2)]),
     ("Cannot be Normal Summoned/Set. Monsters you control gain 300 ATK.", "monster", [E("summon_condition", n=0), CONTINUOUS._replace(n=1)]),

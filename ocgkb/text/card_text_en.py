@@ -22,7 +22,9 @@ SUMMON_CONDITION = re.compile(
 )
 # A sentence that carries on the effect before it.
 CARRIES_ON = re.compile(
-    r"^(?:Then|Also|It|Its|That|Those|They|Otherwise|This card's|If you do|You must)\b", ANY_CASE
+    r"^(?:Then|Also|It|Its|That|Those|They|Otherwise|This card's|If you do|You must|You cannot"
+    r"|For the rest of this turn|Until the end of|After that|Afterwards)\b",
+    ANY_CASE,
 )
 
 
