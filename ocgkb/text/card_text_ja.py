@@ -40,7 +40,7 @@ def split(text: str) -> tuple[list[tuple[int, str]], dict[int, str]]:
 
 # Where a condition ends: a time, a phase or an event, before に or 、.
 CONDITION_END = re.compile(r"(?:時|場合|際|フェイズ|ターン|ステップ|計算前|計算後)(?:に|、)")
-COST = re.compile(r"(?:捨て|リリースし|除外し|墓地へ送り|墓地に送り|払い|取り除き)て?$")
+COST = re.compile(r"(?:捨て|リリースし|除外し|送り|送っ|払い|払っ|取り除き|戻し|見せ)て?$")
 
 
 def activation(body: str) -> tuple[str, str, bool] | None:
