@@ -68,6 +68,7 @@ CHINESE = [
     ("1回合1次，自己主要阶段可以把对方场上1只怪兽破坏。", None, [IGNITION._replace(once_per_turn="this_card", condition="自己主要阶段", n=1)]),
     ("只要这张卡在场上表侧表示存在，可以通过把手卡1只怪兽送去墓地，从自己墓地选1只怪兽特殊召唤。", None, [IGNITION._replace(cost="把手卡1只怪兽送去墓地")]),
     ("①：自己场上没有怪兽存在的场合才能发动。从手卡把1只怪兽特殊召唤。", "monster", [IGNITION]),
+    ("自己主要阶段才能发动。从卡组把1只怪兽送去墓地。这个效果1回合只能使用1次。", None, [IGNITION._replace(once_per_turn="this_card", n=1)]),
     # Triggers: when and if, optional and mandatory, in both wordings.
     ("①：这张卡召唤成功时才能发动。从卡组把1只鸟兽族怪兽加入手卡。", "monster", [TRIGGER_WHEN]),
     ("①：此卡特殊召唤成功时可以发动。自己抽1张。", "monster", [TRIGGER_WHEN]),

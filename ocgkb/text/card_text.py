@@ -103,6 +103,8 @@ CARD_ACTIVATIONS_ONCE = re.compile(r"(?:这个卡名|此卡名)的卡[^。]*(?:1
 ACTIVATION_LIMIT = -1  # the key of that limit among the header's limits
 THIS_CARD_ONCE = re.compile(r"(?:1|每)回合1次|(?:这张卡|此卡)的[^。]*(?:1|每)回合只能|(?:1|每)回合只有1次")
 # Both players' standby or end phase is a trigger's time (PHASE), not a quick effect's.
+# An old text's limit said after the effect: 这个效果1回合只能使用1次.
+ONCE_AFTER = re.compile(r"(?:这个|此)效果(?:在)?(?:1|每)回合只能(?:使用)?1次")
 QUICK = re.compile(r"诱发即时|对方回合也能发动|自己[·・]对方回合|自己[·・]对方的(?!准备|结束)|双方回合")
 # A time no ignition effect can use (the opponent's turn, the battle phase):
 # an effect activated then, waiting on no event, is a quick effect.
@@ -327,7 +329,7 @@ def _read_effect(n: int, body: str, card_kind: str | None, header_once: dict[int
         "condition": condition,
         "cost": cost,
         "target": target.group(0) if target else None,
-        "once_per_turn": header_once.get(n) or header_once.get(0) or _once(before),
+        "once_per_turn": header_once.get(n) or header_once.get(0) or _once(before, body),
         "optional": _optional(stretch),
         "trigger_wording": wording,
         "limit": limit and limit.group(0),
@@ -430,11 +432,12 @@ def _chain_response(condition: str, event) -> bool:
     return event.group(1) == "之际" or condition[: event.start()].endswith("发动")
 
 
-def _once(before: str) -> str:
-    """The effect's own once-per-turn limit."""
+def _once(before: str, body: str) -> str:
+    """The effect's own once-per-turn limit: before its activation, or said
+    after its resolution (这个效果1回合只能使用1次)."""
     if CARD_NAME_ONCE.search(before):
         return "card_name"
-    return "this_card" if THIS_CARD_ONCE.search(before) else "none"
+    return "this_card" if THIS_CARD_ONCE.search(before) or ONCE_AFTER.search(body) else "none"
 
 
 def _optional(stretch: tuple[str, str] | None) -> bool | None:
