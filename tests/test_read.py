@@ -95,6 +95,7 @@ CHINESE = [
     ("①：战斗阶段，把这张卡解放才能发动。对方场上的怪兽全部变成守备表示。", "monster", [QUICK._replace(cost="把这张卡解放")]),
     ("①：对方把怪兽特殊召唤之际，把这张卡解放才能发动。那次特殊召唤无效。", "monster", [QUICK._replace(cost="把这张卡解放")]),
     ("①：1回合1次，对方把魔法·陷阱卡发动时才能发动。那个发动无效。", "monster", [QUICK._replace(once_per_turn="this_card")]),
+    ("①：以这张卡为对象的对方的效果发动时，把这张卡解放才能发动。那个发动无效。", "monster", [QUICK._replace(cost="把这张卡解放")]),
     # A condition that is a state, not an event: no trigger.
     ("①：对方场上的怪兽比自己场上的怪兽多的场合才能发动。这张卡从手卡特殊召唤。", "monster", [IGNITION._replace(condition="对方场上的怪兽比自己场上的怪兽多的场合")]),
     # Costs: from a place, returned to the deck, revealed, an Xyz material detached.

@@ -93,9 +93,10 @@ OWN_ACTIVATION = re.compile(
     r"[把将](?:这张卡|此卡)发动|(?:这张卡|此卡)的发动|このカードの発動|このカードを発動|when this card is activated",
     re.IGNORECASE,
 )
-# 以…为对象 targets; so does the eighth period's 选择, never 选 alone (002 取对象).
+# 以…为对象 targets; so does the eighth period's 选择, never 选 alone (002 取对象);
+# 以这张卡为对象的效果 speaks of another effect's target.
 TARGET = re.compile(
-    r"以[^，。]*?(?:为|作为)对象|(?<!被)选择(?![^，。]*攻击对象)[^，。]*?(?=才能|可以|会?发动|[，,。]|$)"
+    r"以[^，。]*?(?:为|作为)对象(?!的)|(?<!被)选择(?![^，。]*攻击对象)[^，。]*?(?=才能|可以|会?发动|[，,。]|$)"
 )
 CARD_NAME_ONCE = re.compile(r"(?:这个卡名|此卡名)的[^。]*(?:1|每)回合(?:只能|各能|只有)")
 # 这个卡名的卡在1回合只能发动1张: a limit on the card's activation alone (000 §5.1).
