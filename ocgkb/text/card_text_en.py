@@ -38,6 +38,8 @@ def split(text: str) -> tuple[list[tuple[int, str]], dict[int, str]]:
         limit = header_limit(named, CARD_NAME_ONCE, ACTIVATIONS_ONCE)
         if limit:
             header.update(limit)
+        elif re.match(r"You can only use [^.]*once per Duel", sentence, ANY_CASE):
+            continue  # a limit per duel is no once-per-turn limit
         elif SUMMON_CONDITION.search(sentence) and ":" not in sentence:
             zero.append(sentence)
         elif effects and CARRIES_ON.search(sentence):

@@ -15,6 +15,7 @@ WIDE_DIGITS = str.maketrans("０１２３４５６７８９", "0123456789")
 ACTIVATE = re.compile(r"発動(できる|する)")
 CARD_NAME_ONCE = re.compile(r"このカード名の[^。]*1ターンに1(?:度|回)")
 ACTIVATIONS_ONCE = re.compile(r"このカード名のカードは1ターンに1枚しか発動できない")
+ONCE_PER_DUEL = re.compile(r"^このカード名の[^。]*デュエル中に1度")
 SUMMON_CONDITION = re.compile(
     r"通常召喚できない|特殊召喚できない|場合に特殊召喚できる(?:。|$)|特殊召喚する事ができない"
 )
@@ -28,7 +29,10 @@ def split(text: str) -> tuple[list[tuple[int, str]], dict[int, str]]:
     body = []
     for sentence in (s.strip() for s in re.split(r"(?<=。)|\n", text) if s.strip()):
         limit = header_limit(sentence, CARD_NAME_ONCE, ACTIVATIONS_ONCE) if sentence[0] not in NUMBERS else {}
-        header.update(limit) if limit else body.append(sentence)
+        if limit:
+            header.update(limit)
+        elif not ONCE_PER_DUEL.search(sentence):  # a limit per duel is no once-per-turn limit
+            body.append(sentence)
     joined = "".join(body)
     if any(c in NUMBERS for c in joined):
         parts = [p.strip() for p in re.split(rf"(?=[{NUMBERS}][：:])", joined) if p.strip()]
