@@ -78,6 +78,7 @@ CHINESE = [
     ("①：这张卡从场上离开的场合发动。对方抽1张。", "monster", [E("trigger", 1, False, "if", False)]),
     ("这张卡被战斗破坏送去墓地时，可以从卡组把1只水属性怪兽加入手卡。", None, [TRIGGER_WHEN._replace(n=1)]),
     ("这张卡被战斗破坏时，给与对方800伤害。", None, [E("trigger", 1, False, "when", False, n=1)]),
+    ("这张卡召唤成功时，对方受到500伤害。此外，这张卡被破坏时，可以从卡组把1只怪兽加入手卡。", None, [E("trigger", 1, False, "when", False, n=1), TRIGGER_WHEN._replace(n=2)]),
     ("①：自己准备阶段发动。自己失去500基本分。", "monster", [E("trigger", 1, False)]),
     ("①：自己·对方的准备阶段才能发动。自己回复500基本分。", "monster", [E("trigger", 1, True)]),
     ("①：这张卡在墓地存在的场合，对方把怪兽召唤时才能发动。这张卡加入手卡。", "monster", [TRIGGER_WHEN]),

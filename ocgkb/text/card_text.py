@@ -150,10 +150,11 @@ COST_CLAUSE = re.compile(
 # Where a cost clause's words begin: a 从… stretch leads into its 把 or 丢弃.
 COST_START = re.compile(r"从[^，把将]*?(?=把|将|丢弃|解放)|把|将|支付|丢弃|解放|让")
 # A sentence of an unnumbered text that opens a new effect: it says how the
-# effect applies (activation, 只要, 1回合1次, 反转) or opens on an event
-# condition that does not refer back to what came before (那…, 这个效果…).
+# effect applies (activation, 只要, 1回合1次, 反转), says another begins (此外,
+# an old text's また) or opens on an event condition that does not refer back to
+# what came before (那…, 这个效果…).
 OPENS_EFFECT = re.compile(
-    r"才能发动|可以发动|^只要|^1回合1次|^反转|^(?!那|这个效果|此外)[^。]{0,40}?(?:时|的场合|的情况下)，"
+    r"才能发动|可以发动|^只要|^1回合1次|^反转|^此外，|^(?!那|这个效果)[^。]{0,40}?(?:时|的场合|的情况下)，"
 )
 
 
@@ -271,7 +272,7 @@ def _split_unnumbered(sentences: list[str]) -> list[tuple[int, str]]:
         if effects and not OPENS_EFFECT.search(sentence):
             effects[-1] += sentence
         else:
-            effects.append(sentence)
+            effects.append(sentence.removeprefix("此外，"))  # 此外 (また) only says another effect begins
     return [p for p in pieces if p[1]] + [(n, e) for n, e in enumerate(effects, 1)]
 
 
