@@ -14,10 +14,10 @@ from click.testing import CliRunner
 
 from ocgkb.cli.main import main
 from ocgkb.store.passages import passage
-from ocgkb.text.card_text import CITES, read_card_text
+from ocgkb.text.card_text import CITES, language_of, read_card_text
 from ocgkb.text.card_text_en import MARKERS as ENGLISH_MARKERS
 from ocgkb.text.card_text_ja import MARKERS as JAPANESE_MARKERS
-from ocgkb.text.card_text_markers import language_of, read_marked
+from ocgkb.text.card_text_markers import read_marked
 
 QUICK_PLAY = "5318639"  # 旋风, a quick-play spell
 COUNTER_TRAP = "神之宣告"  # a counter trap, named by its name

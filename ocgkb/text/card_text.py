@@ -177,6 +177,13 @@ def read_card_text(text: str, card_kind: str | None = None) -> dict:
     return reading
 
 
+def language_of(text: str) -> str:
+    """'ja' for a text with kana, 'en' for one without CJK, 'zh' otherwise."""
+    if re.search(r"[\u3040-\u30ff]", text):
+        return "ja"
+    return "zh" if re.search(r"[\u4e00-\u9fff]", text) else "en"
+
+
 def card_kind_from_text(text: str) -> str | None:
     """The card type only a spell or trap card's own words give (这张卡在场地区域存在,
     装备怪兽, 这张卡发动后), or None: the text alone does not decide."""

@@ -118,10 +118,3 @@ def header_limit(sentence: str, card_name_once: Pattern, activations_once: Patte
         numbers = [ord(c) - ord("①") + 1 for c in sentence if "①" <= c <= "⑳"]
         return dict.fromkeys(numbers or [0], "card_name")
     return {}
-
-
-def language_of(text: str) -> str:
-    """'ja' for a text with kana, 'en' for one without CJK, 'zh' otherwise."""
-    if re.search(r"[\u3040-\u30ff]", text):
-        return "ja"
-    return "zh" if re.search(r"[\u4e00-\u9fff]", text) else "en"

@@ -10,8 +10,7 @@ from ocgkb.store.cards import cards_named
 from ocgkb.store.database import KnowledgeBase
 from ocgkb.store.passages import passage_hits
 from ocgkb.store.schema import MAX_CARD_TEXT
-from ocgkb.text.card_text import read_card_text
-from ocgkb.text.card_text_markers import language_of, read_marked
+from ocgkb.text.card_text import language_of, read_card_text
 
 # The card facts' type and property → the reader's card kind.
 CARD_KINDS = {
@@ -71,12 +70,14 @@ def _read(text: str, card_kind: str | None) -> dict:
     """The text read in its language: Chinese by its reader, Japanese and English
     by their markers (imported only for a text in that language)."""
     language = language_of(text)
+    if language == "zh":
+        return read_card_text(text, card_kind)
+    from ocgkb.text.card_text_markers import read_marked
+
     if language == "ja":
         from ocgkb.text.card_text_ja import MARKERS
-    elif language == "en":
-        from ocgkb.text.card_text_en import MARKERS
     else:
-        return read_card_text(text, card_kind)
+        from ocgkb.text.card_text_en import MARKERS
     return read_marked(text, card_kind, MARKERS)
 
 
