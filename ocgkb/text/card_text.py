@@ -224,15 +224,19 @@ def finish_reading(
 
 def _split(text: str) -> tuple[list[tuple[int, str]], dict[int, str]]:
     """The text's effects as (n, text), and the once-per-turn limits its header
-    lines put on numbered effects (n → 'card_name'; 0 stands for every effect)."""
+    lines put on numbered effects (n → 'card_name'; 0 stands for every effect),
+    a limit on 这个效果 inside a numbered effect on that effect alone."""
     sentences = [s for s in re.split(r"(?<=。)|\n", text) if s.strip() and not LAYOUT_LINE.match(s)]
     header_once: dict[int, str] = {}
     body = []
+    current = 0  # the numbered effect being read: 这个卡名的这个效果… limits that one
     for sentence in sentences:
+        current = NUMBERS.index(sentence.strip()[0]) + 1 if _numbered(sentence) else current
         if CARD_ACTIVATIONS_ONCE.search(sentence) and not _numbered(sentence):
             header_once[ACTIVATION_LIMIT] = "card_name"
         elif CARD_NAME_ONCE.search(sentence) and not _numbered(sentence):
-            named = [NUMBERS.index(c) + 1 for c in sentence if c in NUMBERS] or [0]
+            this_one = [current] if current and "这个效果" in sentence else [0]
+            named = [NUMBERS.index(c) + 1 for c in sentence if c in NUMBERS] or this_one
             header_once.update(dict.fromkeys(named, "card_name"))
         elif not (CARD_NAME_ONCE_PER_DUEL.search(sentence) and not _numbered(sentence)):
             body.append(sentence.strip())
