@@ -129,6 +129,7 @@ CHINESE = [
     ("这个卡名的①的效果在决斗中只能使用1次。①：自己主要阶段才能发动。自己抽2张。", "monster", [IGNITION._replace(n=1)]),
     ("←4 【灵摆】 4→\n【怪兽效果】\n①：这张卡召唤成功时才能发动。自己抽1张。", "monster", [TRIGGER_WHEN._replace(n=1)]),
     ("「秘仪的祭坛」降临。这张卡不用仪式召唤不能特殊召唤。①：这张卡仪式召唤成功的场合才能发动。自己抽1张。", "monster", [E("summon_condition", n=0), TRIGGER_IF._replace(n=1)]),
+    ("这张卡的卡名在规则上也当作「星灯」卡使用。①：自己主要阶段才能发动。自己抽1张。", "monster", [IGNITION._replace(n=1)]),
     # Flip effects.
     ("反转：对方场上1只怪兽破坏。", "monster", [E("flip", 1)]),
     ("反转：以场上1张卡为对象，那张卡回到持有者手卡。", "monster", [E("flip", 1, targets=True)]),

@@ -67,8 +67,8 @@ CARD_WORDS = re.compile(
     r"发动|效果|怪兽|卡|召唤|攻击|守备|破坏|回合|基本分|墓地|除外|抽|伤害|对象|装备|阶段|解放|魔法|陷阱"
 )
 # A line of a card's layout, no effect: a pendulum scale (←4 【灵摆】 4→), a
-# heading (【灵摆效果】, 【怪兽效果】).
-LAYOUT_LINE = re.compile(r"^[\s←→\d]*【[^】]*】[\s←→\d]*$")
+# heading (【灵摆效果】, 【怪兽效果】), a name it also has by the rules (规则上也当作「X」使用).
+LAYOUT_LINE = re.compile(r"^[\s←→\d]*【[^】]*】[\s←→\d]*$|^[^。]*规则上[^。]*当作[^。]*使用。?$")
 NUMBERS = "①②③④⑤⑥⑦⑧⑨⑩⑪⑫⑬⑭⑮⑯⑰⑱⑲⑳"
 ACTIVATE = re.compile(r"才能发动|可以发动|才能把这张卡发动|可以把这张卡发动")
 # A mandatory effect: 发动 closing its clause with no 才能 / 可以 before it.
