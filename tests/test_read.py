@@ -183,6 +183,7 @@ JAPANESE = [
     ("リバース：フィールドのモンスター１体を対象としてそのモンスターを破壊する。", "monster", [E("flip", 1, targets=True)]),
     ("①：このカードがモンスターゾーンに存在する限り、自分フィールドのモンスターの攻撃力は３００アップする。", "monster", [CONTINUOUS]),
     ("①：このカードの発動時の効果処理として、デッキから植物族モンスター１体を手札に加える事ができる。②：自分フィールドの植物族モンスターの攻撃力は２００アップする。", "field_spell", [E("activation", 1, True, n=1), CONTINUOUS._replace(n=2)]),
+    ("このカード名のカードは１ターンに１枚しか発動できない。①：フィールドのカード１枚を対象として発動できる。そのカードを破壊する。", "quick_play_spell", [E("activation", 2, True, targets=True, once_per_turn="card_name")]),
     ("①：相手が魔法カードを発動した時に発動できる。その発動を無効にし破壊する。", "counter_trap", [E("activation", 3, True)]),
 ]
 
@@ -203,6 +204,7 @@ ENGLISH = [
     ("When this card is activated: You can add 1 Plant monster from your Deck to your hand. Plant monsters you control gain 200 ATK.", "field_spell", [E("activation", 1, True, n=1), CONTINUOUS._replace(n=2)]),
     ("Cannot be Normal Summoned/Set. Monsters you control gain 300 ATK.", "monster", [E("summon_condition", n=0), CONTINUOUS._replace(n=1)]),
     ("During damage calculation (Quick Effect): You can discard this card; you take no battle damage from that battle.", "monster", [QUICK._replace(cost="discard this card")]),
+    ('You can only activate 1 "Lantern Gale" per turn. Target 1 card on the field; destroy it.', "quick_play_spell", [E("activation", 2, True, targets=True, once_per_turn="card_name")]),
     ("When your opponent activates a Spell Card: Negate the activation, and if you do, destroy it.", "counter_trap", [E("activation", 3, True)]),
 ]
 # fmt: on
