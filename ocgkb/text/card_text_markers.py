@@ -71,7 +71,7 @@ def _effect(n: int, body: str, card_kind: str | None, header_once: dict[int, str
     found = {
         "kind": _kind(body, activation, bool(event), card_kind, markers),
         "condition": condition,
-        "cost": "、".join(cost) or None,
+        "cost": (", " if markers.language == "en" else "、").join(cost) or None,
         "target": target,
         "once_per_turn": header_once.get(n) or header_once.get(0) or _once(body, markers),
         "optional": optional,
