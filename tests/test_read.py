@@ -616,3 +616,15 @@ def test_the_damage_steps_times_cite_000(text, kind, cite):
     effect = first(text, "monster")
     assert (effect["kind"], effect["trigger_wording"], effect["can_miss_timing"]) == (kind, None, None)
     assert cite in effect["cites"]
+
+
+@pytest.mark.parametrize(
+    "text, language",
+    [
+        ("①：自己・对方回合才能发动。自己抽1张。", "zh"),
+        ("①：自分メインフェイズに発動できる。", "ja"),
+        ("During your Main Phase: You can draw 1 card.", "en"),
+    ],
+)
+def test_the_language_is_told_by_its_script(text, language):
+    assert language_of(text) == language

@@ -178,8 +178,9 @@ def read_card_text(text: str, card_kind: str | None = None) -> dict:
 
 
 def language_of(text: str) -> str:
-    """'ja' for a text with kana, 'en' for one without CJK, 'zh' otherwise."""
-    if re.search(r"[\u3040-\u30ff]", text):
+    """'ja' for a text with kana, 'en' for one without CJK, 'zh' otherwise (the
+    katakana middle dot ・ and long mark ー appear in Chinese texts too)."""
+    if re.search(r"[\u3040-\u309f\u30a0-\u30fa]", text):
         return "ja"
     return "zh" if re.search(r"[\u4e00-\u9fff]", text) else "en"
 
