@@ -139,6 +139,7 @@ CHINESE = [
     ("此卡名的①效果每回合只能使用1次。①：自己主要阶段可以发动。自己抽1张。", "monster", [IGNITION._replace(once_per_turn="card_name")]),
     ("①：自己主要阶段才能发动。自己抽1张。这个卡名的这个效果1回合只能使用1次。②：这张卡被送去墓地的场合才能发动。自己抽1张。", "monster", [IGNITION._replace(once_per_turn="card_name"), TRIGGER_IF]),
     ("①：每回合1次，自己主要阶段可以发动。自己抽1张。", "monster", [IGNITION._replace(once_per_turn="this_card")]),
+    ("①：１回合１次，自己主要阶段才能发动。自己抽１张。", "monster", [IGNITION._replace(once_per_turn="this_card")]),
     # Spells: activations by card type, effects other than the activation.
     ("①：以场上1张卡为对象才能发动。那张卡破坏。", "normal_spell", [E("activation", 1, True, targets=True, n=1)]),
     ("①：以场上1张魔法·陷阱卡为对象才能发动。那张卡破坏。", "quick_play_spell", [E("activation", 2, True, targets=True)]),

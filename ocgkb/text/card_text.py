@@ -62,6 +62,8 @@ TYPE_WORDS = (
     (re.compile(r"^(?![\s\S]*当作装备卡)[\s\S]*(?:装备怪兽|[只才]能(?:给[^。]*)?装备)"), "equip_spell"),
     (re.compile(r"(?:这张卡|此卡)发动后|也当作陷阱卡使用"), "normal_trap"),
 )
+# Full-width digits (１回合１次) read as the ASCII ones the patterns name.
+WIDE_DIGITS = str.maketrans("０１２３４５６７８９", "0123456789")
 # Words no card text is without: a text with none of them holds no effect.
 CARD_WORDS = re.compile(
     r"发动|效果|怪兽|卡|召唤|攻击|守备|破坏|回合|基本分|墓地|除外|抽|伤害|对象|装备|阶段|解放|魔法|陷阱"
@@ -166,7 +168,7 @@ def read_card_text(text: str, card_kind: str | None = None) -> dict:
         return finish_reading(text, card_kind, [], {}, "zh")
     guessed = None if card_kind else card_kind_from_text(text)
     card_kind = card_kind or guessed
-    pieces, header_once = _split(text.strip())
+    pieces, header_once = _split(text.strip().translate(WIDE_DIGITS))
     effects = [_read_effect(n, body, card_kind, header_once) for n, body in pieces]
     reading = finish_reading(text, card_kind, effects, header_once, "zh")
     if guessed:
