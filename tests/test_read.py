@@ -118,6 +118,7 @@ CHINESE = [
     ("①：只要这张卡在怪兽区域存在，自己场上的怪兽的攻击力上升300。", "monster", [CONTINUOUS]),
     ("这张卡不会被战斗破坏。", None, [CONTINUOUS]),
     ("这张卡可以直接攻击。", None, [CONTINUOUS]),
+    ("只要自己墓地有怪兽3只以上存在，这张卡的攻击力上升500。", None, [CONTINUOUS._replace(n=1)]),
     ("①：只要这张卡在怪兽区域存在，对方不能把魔法卡发动。", "monster", [CONTINUOUS]),
     ("①：自己场上没有怪兽存在的场合，这张卡可以从手卡特殊召唤。②：这张卡召唤成功时才能发动。自己抽1张。", "monster", [E("summon_condition", n=1), TRIGGER_WHEN._replace(n=2)]),
     ("①：装备怪兽的攻击力上升500。②：装备怪兽被破坏让这张卡被送去墓地时才能发动。自己抽1张。", "equip_spell", [E("activation", 1, True, n=0), CONTINUOUS._replace(n=1), E("other", 1, True, "when", True, n=2)]),
