@@ -8,10 +8,9 @@ from __future__ import annotations
 
 import re
 
-from ocgkb.text.card_text import WIDE_DIGITS
+from ocgkb.text.card_text import NUMBERS, WIDE_DIGITS
 from ocgkb.text.card_text_markers import Markers, header_limit
 
-NUMBERS = "①②③④⑤⑥⑦⑧⑨⑩⑪⑫⑬⑭⑮⑯⑰⑱⑲⑳"
 ACTIVATE = re.compile(r"発動(できる|する)")
 CARD_NAME_ONCE = re.compile(r"このカード名の[^。]*1ターンに1(?:度|回)")
 ACTIVATIONS_ONCE = re.compile(r"このカード名のカードは1ターンに1枚しか発動できない")
