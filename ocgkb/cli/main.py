@@ -12,7 +12,7 @@ import sys
 import click
 
 from ocgkb import NotFound, OcgkbError, __version__, paths
-from ocgkb.cli.options import CARD_TEXT, TEXT, count_option, date_option, search_filters
+from ocgkb.cli.options import CARD_TEXT, TEXT, OptionError, count_option, date_option, search_filters
 from ocgkb.store import schema  # the kinds and limits, with no query code (--help stays fast)
 
 # Every command that prints a view can print it as JSON instead.
@@ -372,7 +372,14 @@ def card(ctx, name, limit, on, as_json) -> None:
 
 
 @main.command()
-@click.argument("text", type=CARD_TEXT)
+@click.argument("text", type=CARD_TEXT, required=False)
+@click.option(
+    "--file",
+    "path",
+    type=click.Path(dir_okay=False),
+    metavar="PATH",
+    help="Read the text from this file (UTF-8) instead; TEXT '-' reads standard input.",
+)
 @click.option(
     "--card",
     type=TEXT,
@@ -381,22 +388,44 @@ def card(ctx, name, limit, on, as_json) -> None:
 )
 @_json_option
 @click.pass_context
-def read(ctx, text, card, as_json) -> None:
-    """Read a card's Chinese effect TEXT as a judge does: its effects, each
-    one's kind, spell speed, timing, condition, cost, target and once-per-turn
-    limit, every conclusion with the rule passage it rests on.
+def read(ctx, text, path, card, as_json) -> None:
+    """Read a card's effect TEXT as a judge does: its effects, each one's kind,
+    spell speed, timing, condition, cost, target and once-per-turn limit, every
+    conclusion with the rule passage it rests on.
 
-    TEXT may be in the official wording (此卡, 的情况下, 可以发动) or
-    ygopro's (这张卡, 的场合, 才能发动), at most 1000 characters.
+    TEXT may be Chinese, in the official wording (此卡, 的情况下, 可以发动) or
+    ygopro's (这张卡, 的场合, 才能发动), at most 1000 characters; a Japanese
+    or English text is read as far as its own conventions allow, and the
+    reading says what is not read.
 
     \b
     Examples:
       ocgkb read "①：这张卡召唤成功时才能发动。从卡组把1只怪兽加入手卡。"
       ocgkb read "①：以场上1张卡为对象才能发动。那张卡破坏。" --card 旋风
+      ocgkb read - < card.txt
     """
     from ocgkb.views.read import read_view
 
+    text = _card_text(text, path)
     _show(read_view(_open(ctx), text, card), as_json, "render_read.render_read")
+
+
+def _card_text(text: str | None, path: str | None) -> str:
+    """The text to read: the argument, standard input ('-') or a file, the
+    last two read no further than a card text's limit."""
+    from ocgkb.files import read_at_most, short_path
+    from ocgkb.views.read import MAX_CARD_BYTES, card_text_from
+
+    if (text is None) == (path is None):
+        raise OptionError("give the card text as TEXT, '-' for standard input, or --file PATH (one of them)")
+    if path is not None:
+        try:
+            return card_text_from(read_at_most(path, MAX_CARD_BYTES))
+        except OSError as exc:
+            raise OptionError(f"cannot read {short_path(path)}: {exc.strerror or exc}") from None
+    if text == "-":
+        return card_text_from(sys.stdin.buffer.read(MAX_CARD_BYTES + 1))
+    return text
 
 
 @main.command()

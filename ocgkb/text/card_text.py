@@ -31,6 +31,9 @@ CITES = {
     "when_misses": "masterrule/133",  # 001: any …时 can be missed
     "if_never_misses": "masterrule/134",  # 001: …的场合 starts a new chain
     "optional_when_misses": "3.2.2.1.1/5",  # 000: only an optional …时，可以 misses
+    "damage_calculation": "6.3.4.3.3/2",  # 000: effects that say 伤害计算时 are activated then
+    "damage_quick": "6.3.4.3.2/2/sub1",  # 000: before damage calculation, monsters' quick effects
+    "after_damage": "6.3.4.3.4/2",  # 000: 伤害计算后 effects chain by priority, as triggers do
     "speed_1": "rulings/咒文速度/7",
     "speed_2": "rulings/咒文速度/14",
     "speed_3": "rulings/咒文速度/20",
@@ -51,58 +54,153 @@ ACTIVATION_SPEED = {
     "counter_trap": 3,
 }
 
+# Words only a spell or trap card says of itself, and the card type they give when
+# no card is named: a field spell's zone, an equip card's monster (a union monster,
+# 当作装备卡使用, excepted), a trap that becomes a monster (a trap's speed either way).
+TYPE_WORDS = (
+    (re.compile(r"(?:这张卡|此卡)在场地区域存在"), "field_spell"),
+    (re.compile(r"^(?![\s\S]*当作装备卡)[\s\S]*(?:装备怪兽|[只才]能(?:给[^。]*)?装备)"), "equip_spell"),
+    (re.compile(r"(?:这张卡|此卡)发动后|也当作陷阱卡使用"), "normal_trap"),
+)
+# Full-width digits (１回合１次) read as the ASCII ones the patterns name.
+WIDE_DIGITS = str.maketrans("０１２３４５６７８９", "0123456789")
+# Words no card text is without: a text with none of them holds no effect.
+CARD_WORDS = re.compile(
+    r"发动|效果|怪兽|卡|召唤|攻击|守备|破坏|回合|基本分|墓地|除外|抽|伤害|对象|装备|阶段|解放|魔法|陷阱"
+)
+# A line of a card's layout, no effect: a pendulum scale (←4 【灵摆】 4→), a
+# heading (【灵摆效果】, 【怪兽效果】), a name it also has by the rules (规则上也当作「X」使用).
+LAYOUT_LINE = re.compile(r"^[\s←→\d]*【[^】]*】[\s←→\d]*$|^[^。]*规则上[^。]*当作[^。]*使用。?$")
 NUMBERS = "①②③④⑤⑥⑦⑧⑨⑩⑪⑫⑬⑭⑮⑯⑰⑱⑲⑳"
 ACTIVATE = re.compile(r"才能发动|可以发动|才能把这张卡发动|可以把这张卡发动")
 # A mandatory effect: 发动 closing its clause with no 才能 / 可以 before it.
-MANDATORY = re.compile(r"(?<!才能)(?<!可以)(?<!这张卡)(?<!此卡)发动[。，]")
+# The official wording's mandatory effect says 会发动 (002 文本的阅读方法).
+MANDATORY = re.compile(r"(?<!才能)(?<!可以)(?<!这张卡)(?<!此卡)会?发动[。，]")
 # An event condition: …时 (when) or …的场合 / 的情况下 (if), just before the
 # comma, the activation or the resolution.
-EVENT = re.compile(r"(时|的场合|的情况下|之际)(?=[，,]|才能|可以|发动|$)")
+EVENT = re.compile(r"(时|的场合|的情况下|之际)(?=[，,]|才能|可以|会?发动|$)")
 # "…存在的场合" and the like name a state the game is in, not an event.
 STATE = re.compile(r"(?:存在|没有|只有|以下|以上|在墓地|在手卡|在场上|表示|不存在)$")
+# What happens in an event's clause (召唤, 被破坏, 送去墓地 …); a clause with
+# none of it names a state the game is in (…比对方多的场合).
+HAPPENING = re.compile(
+    r"被|成功|送去|送到|召唤|破坏|除外|加入|宣言|受到|给与|反转|离开|回到|抽|发动|丢弃|解放|选择|成为"
+    r"|攻击|开始|结束|变更|变成|盖放|放置|移动|装备|战斗|回复|支付|返回|里侧|表侧|翻开|确认"
+)
 # An old text's event condition, without 发动: "此卡被破坏时，可以…".
 OLD_EVENT = re.compile(r"^((?!只要)[^。，]*?(?:时|的场合|的情况下))[，,]")
-TARGET = re.compile(r"以[^，。]*?(?:为|作为)对象")
+# The card's own activation, said: 把这张卡发动, 将此卡发动, 这张卡的发动 (and
+# for the Japanese and English readers: このカードの発動, when this card is activated).
+OWN_ACTIVATION = re.compile(
+    r"[把将](?:这张卡|此卡)发动|(?:这张卡|此卡)的发动|このカードの発動|このカードを発動|when this card is activated",
+    re.IGNORECASE,
+)
+# 以…为对象 targets; so does the eighth period's 选择, never 选 alone (002 取对象);
+# 以这张卡为对象的效果 speaks of another effect's target.
+TARGET = re.compile(
+    r"以[^，。]*?(?:为|作为)对象(?!的)|(?<!被)选择(?![^，。]*攻击对象)[^，。]*?(?=才能|可以|会?发动|[，,。]|$)"
+)
 CARD_NAME_ONCE = re.compile(r"(?:这个卡名|此卡名)的[^。]*(?:1|每)回合(?:只能|各能|只有)")
 # 这个卡名的卡在1回合只能发动1张: a limit on the card's activation alone (000 §5.1).
 CARD_ACTIVATIONS_ONCE = re.compile(r"(?:这个卡名|此卡名)的卡[^。]*(?:1|每)回合只能发动1张")
 ACTIVATION_LIMIT = -1  # the key of that limit among the header's limits
 THIS_CARD_ONCE = re.compile(r"(?:1|每)回合1次|(?:这张卡|此卡)的[^。]*(?:1|每)回合只能|(?:1|每)回合只有1次")
-QUICK = re.compile(
-    r"诱发即时|对方回合也能发动|自己·对方回合|自己・对方回合|自己·对方的|自己・对方的|双方回合"
-)
+# Both players' standby or end phase is a trigger's time (PHASE), not a quick effect's.
+# An old text's limit said after the effect: 这个效果1回合只能使用1次.
+ONCE_AFTER = re.compile(r"(?:这个|此)效果(?:在)?(?:1|每)回合只能(?:使用)?1次")
+QUICK = re.compile(r"诱发即时|对方回合也能发动|自己[·・]对方回合|自己[·・]对方的(?!准备|结束)|双方回合")
 # A time no ignition effect can use (the opponent's turn, the battle phase):
 # an effect activated then, waiting on no event, is a quick effect.
-QUICK_TIME = re.compile(r"对方回合|对方(?:的)?(?:主要|战斗)阶段|战斗阶段|伤害步骤|伤害计算")
-# A phase of one's own turn an effect waits on: a trigger, neither 'when' nor 'if'.
-PHASE = re.compile(r"(?:准备|结束)阶段(?:[，,]|$)")
+QUICK_TIME = re.compile(r"对方回合|对方(?:的)?(?:主要|战斗)阶段|战斗阶段|伤害步骤(?!开始时)|伤害计算(?!后)")
+# 伤害计算时 / 伤害计算前 name the time an effect is chosen to be activated, not
+# an event: 000 §6.3.4.3.2–3 puts monsters' quick effects there.
+DAMAGE_CALCULATION = re.compile(r"伤害计算(?:时|前)")
+# The damage step's times the rule texts name (000 §6.3.4.3.2–4), and what each makes of an effect.
+DAMAGE_TIMES = re.compile(r"伤害计算[时前后]")
+DAMAGE_TIME_READINGS = {
+    "伤害计算时": ("damage_calculation", "activated at damage calculation by choice: a quick effect's time"),
+    "伤害计算前": ("damage_quick", "before damage calculation: a time for monsters' quick effects"),
+    "伤害计算后": ("after_damage", "after damage calculation: effects chained by priority, as triggers"),
+}
+# A phase of one's own turn or a step an effect waits on: a trigger, neither
+# 'when' nor 'if' (伤害计算后: 000 §6.3.4.3.4).
+PHASE = re.compile(r"(?:准备|结束)阶段(?:[，,]|$)|伤害计算后")
+# An old text's optional effect with no event: "1回合1次，可以…", "可以丢弃1张手卡，…".
+# 可以 granting a permission (an extra summon, attacking, a substitute) is no activation.
+OLD_OPTIONAL = re.compile(
+    r"(?<!不)可以(?![^。]*?(?:通常召唤|上级召唤|作召唤|不用解放|攻击(?!力)|代替|作为[^。]*使用|当作(?!装备卡)|表示形式|从手卡发动))"
+    r"(?!(?:从[^。，把将]*)?特殊召唤(?:。|$))"  # the card's own summon procedure: no activation
+)
 # A summon condition speaks of this card's own summoning; a lock on the player
 # (这个回合自己不能特殊召唤) is not one.
+# An extra deck monster's materials (「A」＋「B」, 调整＋调整以外的怪兽1只以上,
+# 4星怪兽×2) belong with its summon condition: they are no effect.
 SUMMON_CONDITION = re.compile(
     r"^(?:这张卡|此卡)(?:不能通常召唤|只能用|不能特殊召唤|必须用)|^不能通常召唤"
-    r"|(?:才能|可以)(?:从[^。，]*)?特殊召唤(?:。|$)"
+    r"|(?:^|。)(?:这张卡|此卡)[^。，]*不能特殊召唤(?:。|$)|降临(?:。|$)"
+    r"|(?:才能|可以)(?:从[^。，把将]*)?特殊召唤(?:。|$)"
+    r"|^(?![^。]*(?:发动|场合|时|才能|可以))[^。]*(?:[＋+][^。]*|×\d[^。]*|\d只以上)。?$"
 )
+# A limit by card name per duel (在决斗中只能使用1次) is no once-per-turn limit.
+CARD_NAME_ONCE_PER_DUEL = re.compile(r"(?:这个卡名|此卡名)的[^。]*决斗中只能")
 # A clause that is a cost: an action on one's own cards or life points.
 COST_CLAUSE = re.compile(
-    r"(?:把|将|支付|丢弃|解放|从手卡丢弃)[^，]*?"
-    r"(?:送去墓地|除外|解放|丢弃|基本分|回到卡组|回到持有者卡组|取除|作为cost)$"
-    r"|^(?:丢弃|解放|支付)[^，]*$"
+    r"(?:把|将|支付|丢弃|解放|让)[^，]*?"
+    r"(?:送去墓地|除外|解放|丢弃|基本分|回到[^，]*卡组(?:最上面|最下面)?|取除|给对方观看|作为cost)$"
+    r"|^(?:从[^，]*?)?(?:丢弃|解放|支付)[^，]*$|超量素材取除$"
 )
-COST_START = re.compile(r"把|将|支付|丢弃|解放|从手卡")
+# Where a cost clause's words begin: a 从… stretch leads into its 把 or 丢弃.
+COST_START = re.compile(r"从[^，把将]*?(?=把|将|丢弃|解放)|把|将|支付|丢弃|解放|让")
 # A sentence of an unnumbered text that opens a new effect: it says how the
-# effect applies (activation, 只要, 1回合1次, 反转) or opens on an event
-# condition that does not refer back to what came before (那…, 这个效果…).
+# effect applies (activation, 只要, 1回合1次, 反转), says another begins (此外,
+# an old text's また) or opens on an event condition that does not refer back to
+# what came before (那…, 这个效果…).
 OPENS_EFFECT = re.compile(
-    r"才能发动|可以发动|^只要|^1回合1次|^反转|^(?!那|这个效果|此外)[^。]{0,40}?(?:时|的场合|的情况下)，"
+    r"才能发动|可以发动|^只要|^1回合1次|^反转|^此外，|^(?!那|这个效果)[^。]{0,40}?(?:时|的场合|的情况下)，"
 )
 
 
 def read_card_text(text: str, card_kind: str | None = None) -> dict:
-    """The reading of a card's effect text: its effects, each with its
-    conclusions and their citations, and notes on what the text cannot decide."""
-    pieces, header_once = _split(text.strip())
+    """The reading of a card's Chinese effect text: its effects, each with its
+    conclusions and their citations, and notes on what the text cannot decide.
+    A text with no word of a card's text in it has no effects."""
+    if not CARD_WORDS.search(text):
+        return finish_reading(text, card_kind, [], {}, "zh")
+    guessed = None if card_kind else card_kind_from_text(text)
+    card_kind = card_kind or guessed
+    pieces, header_once = _split(text.strip().translate(WIDE_DIGITS))
     effects = [_read_effect(n, body, card_kind, header_once) for n, body in pieces]
-    _mark_activation(effects, card_kind, header_once)
+    reading = finish_reading(text, card_kind, effects, header_once, "zh")
+    if guessed:
+        reading["notes"].insert(
+            0,
+            f"No card named: the text reads as a {guessed.replace('_', ' ')}'s; name the card (--card) to be sure.",
+        )
+    return reading
+
+
+def language_of(text: str) -> str:
+    """'ja' for a text with kana, 'en' for one without CJK, 'zh' otherwise (the
+    katakana middle dot ・ and long mark ー appear in Chinese texts too)."""
+    if re.search(r"[\u3040-\u309f\u30a0-\u30fa]", text):
+        return "ja"
+    return "zh" if re.search(r"[\u4e00-\u9fff]", text) else "en"
+
+
+def card_kind_from_text(text: str) -> str | None:
+    """The card type only a spell or trap card's own words give (这张卡在场地区域存在,
+    装备怪兽, 这张卡发动后), or None: the text alone does not decide."""
+    return next((kind for words, kind in TYPE_WORDS if words.search(text)), None)
+
+
+def finish_reading(
+    text: str, card_kind: str | None, effects: list[dict], header_once: dict[int, str], language: str
+) -> dict:
+    """The reading from its effects, in any language: the card's own activation
+    placed, the notes on what the text cannot decide and where the rule texts
+    disagree, each effect's citations gathered."""
+    if effects:
+        _mark_activation(effects, card_kind, header_once)
     notes = []
     if card_kind is None and any(e["kind"] not in ("summon_condition", "continuous") for e in effects):
         notes.append(
@@ -124,22 +222,26 @@ def read_card_text(text: str, card_kind: str | None = None) -> dict:
     for effect in effects:
         del effect["_when_mandatory"]
         effect["cites"] = sorted({c["cite"] for c in effect["conclusions"]})
-    return {"text": text, "card_kind": card_kind, "effects": effects, "notes": notes}
+    return {"text": text, "card_kind": card_kind, "language": language, "effects": effects, "notes": notes}
 
 
 def _split(text: str) -> tuple[list[tuple[int, str]], dict[int, str]]:
     """The text's effects as (n, text), and the once-per-turn limits its header
-    lines put on numbered effects (n → 'card_name'; 0 stands for every effect)."""
-    sentences = [s for s in re.split(r"(?<=。)|\n", text) if s.strip()]
+    lines put on numbered effects (n → 'card_name'; 0 stands for every effect),
+    a limit on 这个效果 inside a numbered effect on that effect alone."""
+    sentences = [s for s in re.split(r"(?<=。)|\n", text) if s.strip() and not LAYOUT_LINE.match(s)]
     header_once: dict[int, str] = {}
     body = []
+    current = 0  # the numbered effect being read: 这个卡名的这个效果… limits that one
     for sentence in sentences:
+        current = NUMBERS.index(sentence.strip()[0]) + 1 if _numbered(sentence) else current
         if CARD_ACTIVATIONS_ONCE.search(sentence) and not _numbered(sentence):
             header_once[ACTIVATION_LIMIT] = "card_name"
         elif CARD_NAME_ONCE.search(sentence) and not _numbered(sentence):
-            named = [NUMBERS.index(c) + 1 for c in sentence if c in NUMBERS] or [0]
+            this_one = [current] if current and "这个效果" in sentence else [0]
+            named = [NUMBERS.index(c) + 1 for c in sentence if c in NUMBERS] or this_one
             header_once.update(dict.fromkeys(named, "card_name"))
-        else:
+        elif not (CARD_NAME_ONCE_PER_DUEL.search(sentence) and not _numbered(sentence)):
             body.append(sentence.strip())
     joined = "".join(body)
     if any(c in NUMBERS for c in joined):
@@ -173,19 +275,19 @@ def _sentences_joined(text: str) -> list[str]:
 
 
 def _split_unnumbered(sentences: list[str]) -> list[tuple[int, str]]:
-    """A wholly unnumbered text: a summon condition is n = 0, the rest is cut
-    where a sentence opens a new effect and numbered 1, 2 … in reading order."""
-    pieces: list[tuple[int, str]] = []
-    summon = "".join(s for s in sentences if SUMMON_CONDITION.search(s))
-    if summon:
-        pieces.append((0, summon))
+    """A wholly unnumbered text: a summon condition and a sentence that says the
+    card's own activation (把这张卡发动) are n = 0, the rest is cut where a
+    sentence opens a new effect and numbered 1, 2 … in reading order."""
+    opening = [s for s in sentences if SUMMON_CONDITION.search(s) or OWN_ACTIVATION.search(s)]
+    pieces = [(0, "".join(s for s in opening if SUMMON_CONDITION.search(s)))]
+    pieces += [(0, s) for s in opening if not SUMMON_CONDITION.search(s)]
     effects: list[str] = []
-    for sentence in (s for s in sentences if not SUMMON_CONDITION.search(s)):
+    for sentence in (s for s in sentences if s not in opening):
         if effects and not OPENS_EFFECT.search(sentence):
             effects[-1] += sentence
         else:
-            effects.append(sentence)
-    return pieces + [(n, e) for n, e in enumerate(effects, 1)]
+            effects.append(sentence.removeprefix("此外，"))  # 此外 (また) only says another effect begins
+    return [p for p in pieces if p[1]] + [(n, e) for n, e in enumerate(effects, 1)]
 
 
 def _activation_stretch(body: str) -> tuple[str, str] | None:
@@ -194,16 +296,32 @@ def _activation_stretch(body: str) -> tuple[str, str] | None:
     head = body.split("。")[0] + "。"
     for pattern in (ACTIVATE, MANDATORY):
         match = pattern.search(head)
-        if match:
-            end = match.start() if pattern is ACTIVATE else match.end() - 3
-            return head[:end], match.group(0) if pattern is ACTIVATE else "发动"
-    old = OLD_EVENT.match(head)
-    once = THIS_CARD_ONCE.match(head)
-    if once and "可以" in head:  # an old ignition effect: "1回合1次，可以…"
-        return head[: once.end()], "可以"
+        # 对方不能把魔法卡发动: a lock forbidding an activation is no activation.
+        if match and not re.search(r"不能|不可以|不会", head[: match.start()].split("，")[-1]):
+            return head[: match.start()], match.group(0) if pattern is ACTIVATE else "发动"
+    if SUMMON_CONDITION.search(head):  # a summon procedure (…可以从手卡特殊召唤) is not activated
+        return None
+    old = OLD_EVENT.match(head) if "代替" not in head else None  # a replacement is not activated
     if old:  # an old text: "…时，可以…" is optional, "…时，…" mandatory
         return old.group(1), "可以" if "可以" in head[old.end() :] else "发动"
+    optional = OLD_OPTIONAL.search(head)
+    if optional:  # an old optional effect with no event: what stands before 可以, and its cost
+        return _old_stretch(head[: optional.start()], head[optional.end() :]), "可以"
     return None
+
+
+def _old_stretch(before: str, after: str) -> str:
+    """An old text's stretch before its activation: what stands before 可以, and
+    the first clause after it when that clause is a cost and more follows
+    (可以把手卡1张丢弃，… reads as 001 §115 reads 才能: the cost comes first)."""
+    before = before.rstrip("，,")
+    first, comma, rest = after.partition("，")
+    first = first.removeprefix("通过")
+    if first.startswith("选择"):  # the eighth period's target, named after 可以
+        first = first.split("。")[0]
+    if (comma and rest and COST_CLAUSE.search(first)) or first.startswith("选择"):
+        return f"{before}，{first}" if before else first
+    return before
 
 
 def _read_effect(n: int, body: str, card_kind: str | None, header_once: dict[int, str]) -> dict:
@@ -214,25 +332,40 @@ def _read_effect(n: int, body: str, card_kind: str | None, header_once: dict[int
     head = before[limit.end() :] if limit else before
     # What is left of the limit's own words (…使用1次，) is no part of the condition.
     head = re.sub(r"^[^，]*?使用1次[，,]?|^[，,]", "", head) if limit else head
-    target = TARGET.search(head) if stretch else None
+    # A flip effect names its target in its own sentence (反转：以…为对象，…).
+    flip = body.startswith("反转") and TARGET.search(body.split("。")[0])
+    target = TARGET.search(head) if stretch else flip or None
     # The target may stand before or after the cost: the rest is condition and cost.
     rest = head[: target.start()] + head[target.end() :] if target else head
     condition, cost = _condition_and_cost(rest) if stretch else (None, None)
     event = _last_event(condition)
+    wording, chain_response = _wording(condition, event)
+    found = {
+        "kind": _kind(body, stretch, event, card_kind, chain_response),
+        "condition": condition,
+        "cost": cost,
+        "target": target.group(0) if target else None,
+        "once_per_turn": header_once.get(n) or header_once.get(0) or _once(before, body),
+        "optional": _optional(stretch),
+        "trigger_wording": wording,
+        "limit": limit and limit.group(0),
+    }
+    return build_effect(n, body, found, card_kind, chain_response)
+
+
+def build_effect(n: int, body: str, found: dict, card_kind: str | None, chain_response: bool) -> dict:
+    """An effect's reading from what a reader found in its text (kind,
+    condition, cost, target, once_per_turn, optional, trigger_wording and the
+    limit's words), with its parts marked and each conclusion cited."""
     effect = {
         "n": n,
         "label": NUMBERS[n - 1] if 0 < n <= len(NUMBERS) else f"({n})" if n else "·",
         "text": body,
-        "kind": _kind(body, stretch, event, card_kind),
-        "condition": condition,
-        "cost": cost,
-        "target": target.group(0) if target else None,
-        "targets": bool(target),
-        "once_per_turn": header_once.get(n) or header_once.get(0) or _once(before),
+        **{key: found[key] for key in ("kind", "condition", "cost", "target", "once_per_turn", "optional")},
+        "targets": bool(found["target"]),
+        "trigger_wording": found["trigger_wording"],
     }
-    effect["optional"] = _optional(stretch)
-    effect["trigger_wording"], chain_response = _wording(condition, event)
-    marked = (("limit", limit and limit.group(0)), ("condition", condition), ("cost", cost))
+    marked = (("limit", found["limit"]), ("condition", effect["condition"]), ("cost", effect["cost"]))
     effect["parts"] = _parts(body, (*marked, ("target", effect["target"])))
     effect["conclusions"] = []
     _conclude(effect, card_kind, chain_response)
@@ -259,10 +392,19 @@ def _parts(body: str, marked: tuple[tuple[str, str | None], ...]) -> list[list[s
 
 def _last_event(condition: str | None) -> re.Match | None:
     """The event the effect waits on: the last one its condition names (a
-    condition may first say where the card is: 这张卡在墓地存在的场合，…时)."""
+    condition may first say where the card is: 这张卡在墓地存在的场合，…时).
+    A clause with no happening in it (…比对方多的场合) is a state, not an event."""
     text = condition or ""
-    events = [e for e in EVENT.finditer(text) if not STATE.search(text[: e.start()])]
+    events = [e for e in EVENT.finditer(text) if _is_event(text[: e.start()])]
     return events[-1] if events else None
+
+
+def _is_event(before: str) -> bool:
+    """Whether the clause ending here names something that happens."""
+    clause = re.split(r"[，,]", before)[-1]
+    if STATE.search(before) or DAMAGE_CALCULATION.search(before[-4:] + "时"):
+        return False
+    return bool(HAPPENING.search(clause))
 
 
 def _condition_and_cost(head: str) -> tuple[str | None, str | None]:
@@ -272,7 +414,8 @@ def _condition_and_cost(head: str) -> tuple[str | None, str | None]:
     cost: list[str] = []
     while clauses and COST_CLAUSE.search(clauses[-1]):
         clause = clauses.pop()
-        start = COST_START.search(clause).start()
+        words = COST_START.search(clause)  # none in "这张卡1个超量素材取除"
+        start = words.start() if words else 0
         cost.insert(0, clause[start:])
         if start:
             clauses.append(clause[:start])
@@ -281,7 +424,7 @@ def _condition_and_cost(head: str) -> tuple[str | None, str | None]:
     return condition, "，".join(cost) or None
 
 
-def _kind(body: str, stretch, event, card_kind: str | None) -> str:
+def _kind(body: str, stretch, event, card_kind: str | None, chain_response: bool) -> str:
     """The effect's kind from its markers."""
     if SUMMON_CONDITION.search(body) and not stretch:
         return "summon_condition"
@@ -291,7 +434,7 @@ def _kind(body: str, stretch, event, card_kind: str | None) -> str:
         return "other" if stretch else "continuous"
     if not stretch:
         return "continuous"
-    if QUICK.search(body) or (event and _chain_response(stretch[0], event)):
+    if QUICK.search(body) or chain_response:
         return "quick"
     if event:
         return "trigger"
@@ -305,11 +448,12 @@ def _chain_response(condition: str, event) -> bool:
     return event.group(1) == "之际" or condition[: event.start()].endswith("发动")
 
 
-def _once(before: str) -> str:
-    """The effect's own once-per-turn limit."""
+def _once(before: str, body: str) -> str:
+    """The effect's own once-per-turn limit: before its activation, or said
+    after its resolution (这个效果1回合只能使用1次)."""
     if CARD_NAME_ONCE.search(before):
         return "card_name"
-    return "this_card" if THIS_CARD_ONCE.search(before) else "none"
+    return "this_card" if THIS_CARD_ONCE.search(before) or ONCE_AFTER.search(body) else "none"
 
 
 def _optional(stretch: tuple[str, str] | None) -> bool | None:
@@ -333,11 +477,17 @@ def _conclude(effect: dict, card_kind: str | None, chain_response: bool) -> None
     kind = effect["kind"]
     effect["spell_speed"] = _speed(kind, card_kind)
     say({"about": "kind", "says": f"kind: {kind}", "cite": CITES[kind]})
+    battle = DAMAGE_TIMES.search(effect["condition"] or "") if kind in ("quick", "trigger") else None
+    if battle:
+        cite, says = DAMAGE_TIME_READINGS[battle.group(0)]
+        say({"about": "kind", "says": says, "cite": CITES[cite]})
     if effect["spell_speed"]:
         speed = effect["spell_speed"]
         say({"about": "spell_speed", "says": f"spell speed {speed}", "cite": CITES[f"speed_{speed}"]})
     if effect["optional"] is not None:
-        says = "optional (才能 / 可以)" if effect["optional"] else "mandatory: no 才能 / 可以"
+        says = (
+            "optional (才能 / 可以 / できる / You can)" if effect["optional"] else "mandatory: no 才能 / 可以"
+        )
         say({"about": "optional", "says": says, "cite": CITES["optional"]})
     effect["can_miss_timing"] = _misses(effect, chain_response, say)
     effect["_when_mandatory"] = effect["trigger_wording"] == "when" and effect["optional"] is False
@@ -362,7 +512,8 @@ def _misses(effect: dict, chain_response: bool, say) -> bool | None:
         say({"about": about, "says": says, "cite": CITES["chain_response"]})
         return None
     wording = effect["trigger_wording"]
-    if effect["kind"] not in ("trigger", "activation") or wording is None:
+    # A spell or trap's effect other than its activation waits on its event as a trigger does.
+    if effect["kind"] not in ("trigger", "activation", "other") or wording is None:
         return None
     if wording == "if":
         says = "cannot miss the timing: an 'if' (…的场合) effect"
@@ -370,7 +521,7 @@ def _misses(effect: dict, chain_response: bool, say) -> bool | None:
         return False
     if not effect["optional"]:
         says = "cannot miss the timing: a mandatory 'when' trigger"
-    elif effect["kind"] == "trigger":
+    elif effect["kind"] != "activation":
         says = "can miss the timing: an optional 'when' trigger"
     else:
         says = "can miss the timing: an activation that waits on a 'when' event"
@@ -394,12 +545,13 @@ def _speed(kind: str, card_kind: str | None) -> int | None:
 def _mark_activation(effects: list[dict], card_kind: str | None, header_once: dict[int, str]) -> None:
     """A spell or trap card's own activation: the first effect that says so
     (把这张卡发动, 这张卡的发动), else the first that can be, as
-    `_is_the_activation` decides, not used from the graveyard or banishment."""
+    `_is_the_activation` decides, not used from the graveyard or banishment;
+    failing both, an activation with no effect of its own (n = 0)."""
     if card_kind in (None, "monster"):
         return
     for effect in effects:
         elsewhere = re.search(r"墓地的这张卡|这张卡在墓地|除外的这张卡|墓地的此卡|此卡在墓地", effect["text"])
-        says_so = re.search(r"[把将](?:这张卡|此卡)发动|(?:这张卡|此卡)的发动", effect["text"])
+        says_so = OWN_ACTIVATION.search(effect["text"])
         if not elsewhere and (says_so or _is_the_activation(effect, card_kind)):
             effect["kind"], effect["optional"] = "activation", True
             effect["once_per_turn"] = header_once.get(ACTIVATION_LIMIT, effect["once_per_turn"])
@@ -408,6 +560,21 @@ def _mark_activation(effects: list[dict], card_kind: str | None, header_once: di
             chain_response = bool(event) and _chain_response(effect["condition"], event)
             _conclude(effect, card_kind, chain_response)
             return
+    effects.insert(0, _bare_activation(card_kind, header_once))
+
+
+def _bare_activation(card_kind: str, header_once: dict[int, str]) -> dict:
+    """000 §4.2.1: a spell or trap placed face-up on the field is always
+    activated. A card whose text names no activated effect for it (a continuous,
+    field or equip spell of continuous effects alone) still has its activation:
+    n = 0, with no effect of its own, its limit the card's (发动1张)."""
+    effect = _read_effect(0, "", card_kind, header_once)
+    effect["kind"], effect["optional"] = "activation", True
+    effect["once_per_turn"] = header_once.get(ACTIVATION_LIMIT, "none")
+    effect["conclusions"].clear()
+    _conclude(effect, card_kind, False)
+    effect["conclusions"][0]["says"] = "kind: activation (the card's own, with no effect of its own)"
+    return effect
 
 
 def _is_the_activation(effect: dict, card_kind: str) -> bool:

@@ -4,15 +4,13 @@ place in the texts."""
 
 from __future__ import annotations
 
-import re
-
 from ocgkb import NotFound, UsageError
 from ocgkb.messages import no_such_card
 from ocgkb.store.cards import cards_named
 from ocgkb.store.database import KnowledgeBase
 from ocgkb.store.passages import passage_hits
 from ocgkb.store.schema import MAX_CARD_TEXT
-from ocgkb.text.card_text import read_card_text
+from ocgkb.text.card_text import language_of, read_card_text
 
 # The card facts' type and property → the reader's card kind.
 CARD_KINDS = {
@@ -29,26 +27,58 @@ CARD_KINDS = {
 
 
 class ReadError(UsageError):
-    """A card text that cannot be read: empty or far too long."""
+    """A card text that cannot be read: empty, binary, far too long, or no effect at all."""
+
+
+# A card text's most bytes: UTF-8 spends at most four on a character.
+MAX_CARD_BYTES = 4 * MAX_CARD_TEXT
+
+
+def card_text_from(data: bytes) -> str:
+    """A card text given as bytes (standard input, a file), refused in one line
+    when it is longer than a card text can be, binary or not UTF-8."""
+    if len(data) > MAX_CARD_BYTES:
+        raise ReadError(
+            f"the card text is longer than {MAX_CARD_TEXT} characters; at most {MAX_CARD_TEXT} are read"
+        )
+    if b"\0" in data:
+        raise ReadError("the card text is binary data (it holds NUL bytes), not a text")
+    try:
+        return data.decode("utf-8-sig")
+    except UnicodeDecodeError:
+        raise ReadError("the card text is not valid UTF-8") from None
 
 
 def read_view(kb: KnowledgeBase, text: str, card: str | None = None) -> dict:
-    """The reading of TEXT, as the card named (by any name or password) has it."""
+    """The reading of TEXT, as the card named (by any name or password) has it:
+    Chinese, Japanese or English, each as far as its conventions allow."""
     text = text.strip()
     if not text:
         raise ReadError("the card text is empty")
     if len(text) > MAX_CARD_TEXT:
         raise ReadError(f"the card text is {len(text):,} characters long; at most {MAX_CARD_TEXT} are read")
-    if re.search(r"[\u3040-\u30ff]", text) or not re.search(r"[\u4e00-\u9fff]", text):
-        # Japanese (its kana) and English texts follow conventions of their own, not read yet.
-        raise ReadError(
-            "only a Chinese card text is read (official or ygopro wording), not Japanese or English"
-        )
     facts = _card(kb, card) if card is not None else None
-    reading = read_card_text(text, facts["kind"] if facts else None)
+    reading = _read(text, facts["kind"] if facts else None)
+    if not reading["effects"]:
+        raise ReadError("no card effect found in the text: nothing it says reads as a card's effect")
     reading["card"] = facts
     reading["sources"] = _sources(kb, reading["effects"])
     return reading
+
+
+def _read(text: str, card_kind: str | None) -> dict:
+    """The text read in its language: Chinese by its reader, Japanese and English
+    by their markers (imported only for a text in that language)."""
+    language = language_of(text)
+    if language == "zh":
+        return read_card_text(text, card_kind)
+    from ocgkb.text.card_text_markers import read_marked
+
+    if language == "ja":
+        from ocgkb.text.card_text_ja import MARKERS
+    else:
+        from ocgkb.text.card_text_en import MARKERS
+    return read_marked(text, card_kind, MARKERS)
 
 
 def _card(kb: KnowledgeBase, query: str) -> dict:
