@@ -132,8 +132,39 @@ CHINESE = [
     ("「秘仪的祭坛」降临。这张卡不用仪式召唤不能特殊召唤。①：这张卡仪式召唤成功的场合才能发动。自己抽1张。", "monster", [E("summon_condition", n=0), TRIGGER_IF._replace(n=1)]),
     ("这张卡的卡名在规则上也当作「星灯」卡使用。①：自己主要阶段才能发动。自己抽1张。", "monster", [IGNITION._replace(n=1)]),
     # Flip effects.
-    ("反转：对方场上1只怪兽破坏。", "monster", [E("flip", 1)]),
-    ("反转：以场上1张卡为对象，那张卡回到持有者手卡。", "monster", [E("flip", 1, targets=True)]),
+    ("反转：对方场上1只怪兽破坏。", "monster", [E("flip", 1, False)]),  # activated, mandatory
+    ("反转：以场上1张卡为对象，那张卡回到持有者手卡。", "monster", [E("flip", 1, False, targets=True)]),
+    ("反转：可以从卡组把1只怪兽加入手卡。", "monster", [E("flip", 1, True)]),
+    # Old wordings: a state and what holds in it is continuous; a cost after 可以; 「X」的效果 limits by name.
+    ("这张卡没有超量素材的场合，这张卡不能攻击。", "monster", [E("continuous")]),
+    (
+        "这张卡被破坏时，可以把自己墓地1只怪兽除外，从卡组把1只怪兽加入手卡。",
+        "monster",
+        [E("trigger", 1, True, "when", True, cost="把自己墓地1只怪兽除外", condition="这张卡被破坏时")],
+    ),
+    (
+        "这张卡召唤成功时，可以从卡组把1张魔法卡加入手卡。「炎翼巡卫」的效果1回合只能使用1次。",
+        "monster",
+        [E("trigger", 1, True, "when", True, once_per_turn="card_name")],
+    ),
+    (
+        "只要这张卡在场上存在，自己场上的怪兽攻击力上升300。可以把这张卡送去墓地，自己抽1张卡。",
+        "continuous_spell",
+        [E("activation", 1, True, n=0), E("continuous", n=1), E("other", 1, True, cost="把这张卡送去墓地", n=2)],
+    ),
+    # The target said between 可以 and 发动; 才可以发动.
+    ("①：自己主要阶段可以以场上1张卡为对象发动。那张卡破坏。", "monster", [E("ignition", 1, True, targets=True, condition="自己主要阶段")]),
+    ("①：把手卡1张丢弃才能以场上1张卡为对象发动。那张卡破坏。", "monster", [E("ignition", 1, True, targets=True, cost="把手卡1张丢弃")]),
+    ("①：这张卡召唤成功时才可以发动。自己抽1张。", "monster", [E("trigger", 1, True, "when", True, condition="这张卡召唤成功时")]),
+    ("①：把这张卡的超量素材取除1个才能发动。自己抽1张。", "monster", [E("ignition", 1, True, cost="把这张卡的超量素材取除1个")]),
+    # A name pasted above the text and a ritual spell's monster line are layout; 每次…发动 is another card's activation.
+    ("「雷鸣祭坛」\n①：以对方场上1张卡为对象才能发动。那张卡破坏。", "quick_play_spell", [E("activation", 2, True, targets=True, n=1)]),
+    ("「X」的降临必需。①：从手卡把1只仪式怪兽仪式召唤。", "ritual_spell", [E("activation", 1, True, n=1)]),
+    (
+        "①：每次对方把魔法卡发动，给这张卡放置1个指示物。②：只要这张卡在场上存在，自己怪兽的攻击力上升这张卡的指示物数量×100。",
+        "continuous_spell",
+        [E("activation", 1, True, n=0), E("continuous", n=1), E("continuous", n=2)],
+    ),
     # Once per turn, by card name or for this card.
     ("这个卡名的①的效果1回合只能使用1次。①：自己主要阶段才能发动。自己抽1张。", "monster", [IGNITION._replace(once_per_turn="card_name")]),
     ("这个卡名的②的效果1回合只能使用1次。①：自己主要阶段才能发动。自己抽1张。②：这张卡被送去墓地的场合才能发动。自己抽1张。", "monster", [IGNITION, TRIGGER_IF._replace(once_per_turn="card_name")]),

@@ -116,7 +116,7 @@ def test_a_mandatory_if_trigger_cannot_miss_the_timing(web_client):
     [
         ({"text": "   "}, 400, "the card text is empty"),
         ({"text": "破坏。" * 400}, 400, f"at most {MAX_CARD_TEXT}"),
-        ({"text": "①：このカードが召喚に成功した時に発動できる。"}, 400, "only a Chinese card text"),
+        ({"text": "Lorem ipsum dolor sit amet."}, 400, "no card effect found"),
         ({"text": TWO_EFFECTS, "card": "zzqqxxjj"}, 404, "no card is called anything like"),
     ],
 )
@@ -184,12 +184,21 @@ BAD_BODIES = [
         json.dumps({"text": "破" * (MAX_CARD_TEXT + 1)}).encode(), f"at most {MAX_CARD_TEXT}", id="long"
     ),
     pytest.param(
-        json.dumps({"text": "①：自分フィールドのカード1枚を対象として発動できる。"}).encode(),
-        "Chinese",
-        id="ja",
+        json.dumps({"text": "Lorem ipsum dolor sit amet."}).encode(), "no card effect", id="no-effect"
     ),
-    pytest.param(json.dumps({"text": "Destroy 1 card on the field."}).encode(), "Chinese", id="en"),
 ]
+
+
+@pytest.mark.parametrize(
+    "text, language",
+    [
+        ("①：自分フィールドのカード1枚を対象として発動できる。そのカードを破壊する。", "ja"),
+        ("You can target 1 card on the field; destroy it.", "en"),
+    ],
+)
+def test_japanese_and_english_texts_are_read_from_their_markers(web_client, text, language):
+    reading = web_client.post("/api/read", json={"text": text}).json()
+    assert reading["language"] == language and reading["effects"][0]["targets"] is True
 
 
 @pytest.mark.parametrize("body, words", BAD_BODIES)
@@ -292,9 +301,9 @@ def test_a_card_page_without_a_text_gives_the_hint_in_one_quiet_line(web_client,
     assert "effect-text-box" not in main
 
 
-def test_a_card_page_before_imported_texts_shows_neither(web_client):
+def test_a_card_page_before_imported_texts_says_where_to_get_one(web_client):
     main = main_of(web_client.get(f"/card/{quote(QUICK_PLAY)}").text)
-    assert "effect-text-box" not in main and 'class="quiet"' not in main
+    assert "effect-text-box" not in main and 'class="quiet"' in main and "cards import" in main
 
 
 @pytest.mark.parametrize("where", ["page", "answer"])

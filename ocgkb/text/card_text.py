@@ -69,10 +69,16 @@ CARD_WORDS = re.compile(
     r"发动|效果|怪兽|卡|召唤|攻击|守备|破坏|回合|基本分|墓地|除外|抽|伤害|对象|装备|阶段|解放|魔法|陷阱"
 )
 # A line of a card's layout, no effect: a pendulum scale (←4 【灵摆】 4→), a
-# heading (【灵摆效果】, 【怪兽效果】), a name it also has by the rules (规则上也当作「X」使用).
-LAYOUT_LINE = re.compile(r"^[\s←→\d]*【[^】]*】[\s←→\d]*$|^[^。]*规则上[^。]*当作[^。]*使用。?$")
+# heading (【灵摆效果】, 【怪兽效果】), a name it also has by the rules (规则上也当作「X」使用),
+# the card's own name pasted above its text (「X」), a ritual spell's monster (「X」的降临必需).
+LAYOUT_LINE = re.compile(
+    r"^[\s←→\d]*【[^】]*】[\s←→\d]*$|^[^。]*规则上[^。]*当作[^。]*使用。?$"
+    r"|^\s*「[^」]*」\s*$|^[^。，]*降临必需。?$"
+)
 NUMBERS = "①②③④⑤⑥⑦⑧⑨⑩⑪⑫⑬⑭⑮⑯⑰⑱⑲⑳"
-ACTIVATE = re.compile(r"才能发动|可以发动|才能把这张卡发动|可以把这张卡发动")
+ACTIVATE = re.compile(r"才可以发动|才能发动|可以发动|才能把这张卡发动|可以把这张卡发动")
+# 可以以…为对象发动: the target said between 可以 and 发动.
+TARGET_INSIDE = re.compile(r"(才能|可以)(以[^，。]*?(?:为|作为)对象)[，,]?发动")
 # A mandatory effect: 发动 closing its clause with no 才能 / 可以 before it.
 # The official wording's mandatory effect says 会发动 (002 文本的阅读方法).
 MANDATORY = re.compile(r"(?<!才能)(?<!可以)(?<!这张卡)(?<!此卡)会?发动[。，]")
@@ -100,7 +106,10 @@ OWN_ACTIVATION = re.compile(
 TARGET = re.compile(
     r"以[^，。]*?(?:为|作为)对象(?!的)|(?<!被)选择(?![^，。]*攻击对象)[^，。]*?(?=才能|可以|会?发动|[，,。]|$)"
 )
-CARD_NAME_ONCE = re.compile(r"(?:这个卡名|此卡名)的[^。]*(?:1|每)回合(?:只能|各能|只有)")
+# An old text names the card itself: 「X」的效果1回合只能使用1次.
+CARD_NAME_ONCE = re.compile(
+    r"(?:这个卡名|此卡名)的[^。]*(?:1|每)回合(?:只能|各能|只有)|^「[^」]+」的效果[^。]*(?:1|每)回合只能"
+)
 # 这个卡名的卡在1回合只能发动1张: a limit on the card's activation alone (000 §5.1).
 CARD_ACTIVATIONS_ONCE = re.compile(r"(?:这个卡名|此卡名)的卡[^。]*(?:1|每)回合只能发动1张")
 ACTIVATION_LIMIT = -1  # the key of that limit among the header's limits
@@ -139,14 +148,14 @@ SUMMON_CONDITION = re.compile(
     r"^(?:这张卡|此卡)(?:不能通常召唤|只能用|不能特殊召唤|必须用)|^不能通常召唤"
     r"|(?:^|。)(?:这张卡|此卡)[^。，]*不能特殊召唤(?:。|$)|降临(?:。|$)"
     r"|(?:才能|可以)(?:从[^。，把将]*)?特殊召唤(?:。|$)"
-    r"|^(?![^。]*(?:发动|场合|时|才能|可以))[^。]*(?:[＋+][^。]*|×\d[^。]*|\d只以上)。?$"
+    r"|^(?![^。]*(?:发动|场合|时|才能|可以))[^。]*(?:[＋+][^。]*|×\d{1,2}|\d只以上)。?$"
 )
 # A limit by card name per duel (在决斗中只能使用1次) is no once-per-turn limit.
 CARD_NAME_ONCE_PER_DUEL = re.compile(r"(?:这个卡名|此卡名)的[^。]*决斗中只能")
 # A clause that is a cost: an action on one's own cards or life points.
 COST_CLAUSE = re.compile(
     r"(?:把|将|支付|丢弃|解放|让)[^，]*?"
-    r"(?:送去墓地|除外|解放|丢弃|基本分|回到[^，]*卡组(?:最上面|最下面)?|取除|给对方观看|作为cost)$"
+    r"(?:送去墓地|除外|解放|丢弃|基本分|回到[^，]*卡组(?:最上面|最下面)?|取除(?:\d+个)?|给对方观看|作为cost)$"
     r"|^(?:从[^，]*?)?(?:丢弃|解放|支付)[^，]*$|超量素材取除$"
 )
 # Where a cost clause's words begin: a 从… stretch leads into its 把 or 丢弃.
@@ -156,7 +165,7 @@ COST_START = re.compile(r"从[^，把将]*?(?=把|将|丢弃|解放)|把|将|支
 # an old text's また) or opens on an event condition that does not refer back to
 # what came before (那…, 这个效果…).
 OPENS_EFFECT = re.compile(
-    r"才能发动|可以发动|^只要|^1回合1次|^反转|^此外，|^(?!那|这个效果)[^。]{0,40}?(?:时|的场合|的情况下)，"
+    r"才能发动|可以发动|^只要|^1回合1次|^反转|^此外，|^可以|^(?!那|这个效果)[^。]{0,40}?(?:时|的场合|的情况下)，"
 )
 
 
@@ -294,16 +303,28 @@ def _activation_stretch(body: str) -> tuple[str, str] | None:
     """The text before the activation (才能发动 / 可以发动, or a mandatory
     …发动) and its marker; None for an effect that is not activated."""
     head = body.split("。")[0] + "。"
+    inside = TARGET_INSIDE.search(head)
+    if inside:  # the stretch as if the target stood before 可以: condition, cost, then target
+        return head[: inside.start()] + inside.group(2), inside.group(1)
     for pattern in (ACTIVATE, MANDATORY):
         match = pattern.search(head)
-        # 对方不能把魔法卡发动: a lock forbidding an activation is no activation.
-        if match and not re.search(r"不能|不可以|不会", head[: match.start()].split("，")[-1]):
+        # 对方不能把魔法卡发动: a lock forbidding an activation is no activation;
+        # 每次自己把魔法卡发动，…: another card's activation, the event of a continuous effect.
+        clause = head[: match.start()].split("，")[-1] if match else ""
+        if pattern is MANDATORY and re.search(r"把|^每次|^每当", clause):
+            continue
+        if match and not re.search(r"不能|不可以|不会", clause):
             return head[: match.start()], match.group(0) if pattern is ACTIVATE else "发动"
     if SUMMON_CONDITION.search(head):  # a summon procedure (…可以从手卡特殊召唤) is not activated
         return None
     old = OLD_EVENT.match(head) if "代替" not in head else None  # a replacement is not activated
     if old:  # an old text: "…时，可以…" is optional, "…时，…" mandatory
-        return old.group(1), "可以" if "可以" in head[old.end() :] else "发动"
+        rest = head[old.end() :]
+        if rest.startswith("可以"):  # its cost may follow 可以: 可以把…除外，…
+            return _old_stretch(old.group(1), rest[2:]), "可以"
+        if "可以" not in rest and not _is_event(old.group(1)):
+            return None  # a state and what holds in it (没有…的场合，不能攻击): continuous
+        return old.group(1), "可以" if "可以" in rest else "发动"
     optional = OLD_OPTIONAL.search(head)
     if optional:  # an old optional effect with no event: what stands before 可以, and its cost
         return _old_stretch(head[: optional.start()], head[optional.end() :]), "可以"
@@ -346,7 +367,7 @@ def _read_effect(n: int, body: str, card_kind: str | None, header_once: dict[int
         "cost": cost,
         "target": target.group(0) if target else None,
         "once_per_turn": header_once.get(n) or header_once.get(0) or _once(before, body),
-        "optional": _optional(stretch),
+        "optional": _optional(stretch, body),
         "trigger_wording": wording,
         "limit": limit and limit.group(0),
     }
@@ -456,10 +477,13 @@ def _once(before: str, body: str) -> str:
     return "this_card" if THIS_CARD_ONCE.search(before) or ONCE_AFTER.search(body) else "none"
 
 
-def _optional(stretch: tuple[str, str] | None) -> bool | None:
+def _optional(stretch: tuple[str, str] | None, body: str) -> bool | None:
     """True for 才能发动 / 可以发动 / 可以; False for a mandatory effect (…发动
-    without them); None for an effect that is not activated."""
-    return stretch[1] != "发动" if stretch else None
+    without them, or a flip effect, activated, that does not say 可以); None
+    for an effect that is not activated."""
+    if stretch:
+        return stretch[1] != "发动"
+    return "可以" in body.split("。")[0] if body.startswith("反转") else None
 
 
 def _wording(condition: str | None, event) -> tuple[str | None, bool]:

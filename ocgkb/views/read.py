@@ -58,7 +58,7 @@ def read_view(kb: KnowledgeBase, text: str, card: str | None = None) -> dict:
     if len(text) > MAX_CARD_TEXT:
         raise ReadError(f"the card text is {len(text):,} characters long; at most {MAX_CARD_TEXT} are read")
     facts = _card(kb, card) if card is not None else None
-    reading = _read(text, facts["kind"] if facts else None)
+    reading = read_in_its_language(text, facts["kind"] if facts else None)
     if not reading["effects"]:
         raise ReadError("no card effect found in the text: nothing it says reads as a card's effect")
     reading["card"] = facts
@@ -66,7 +66,7 @@ def read_view(kb: KnowledgeBase, text: str, card: str | None = None) -> dict:
     return reading
 
 
-def _read(text: str, card_kind: str | None) -> dict:
+def read_in_its_language(text: str, card_kind: str | None) -> dict:
     """The text read in its language: Chinese by its reader, Japanese and English
     by their markers (imported only for a text in that language)."""
     language = language_of(text)
