@@ -183,7 +183,7 @@ def read_card_text(text: str, card_kind: str | None = None) -> dict:
     if guessed:
         reading["notes"].insert(
             0,
-            f"No card named: the text reads as a {guessed.replace('_', ' ')}'s; name the card (--card) to be sure.",
+            f"No card named: the text reads as a {guessed.replace('_', ' ')}'s; name the card (its name or password) to be sure.",
         )
     return reading
 
@@ -214,7 +214,7 @@ def finish_reading(
     if card_kind is None and any(e["kind"] not in ("summon_condition", "continuous") for e in effects):
         notes.append(
             "Without the card's type the text is read as a monster's: a spell or trap card's "
-            "activation and its spell speed need the card (--card)."
+            "activation and its spell speed need the card's type: name the card (its name or password)."
         )
     if any(e["_when_mandatory"] for e in effects):
         notes.append(
