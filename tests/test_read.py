@@ -377,7 +377,7 @@ def test_a_field_spell_activation_is_the_effect_that_says_so():
 
 def test_without_the_card_the_reading_says_what_the_text_cannot_decide():
     reading = read_card_text("①：对方怪兽的攻击宣言时才能发动。那只怪兽破坏。")
-    assert any("--card" in note for note in reading["notes"])
+    assert any("name the card" in note for note in reading["notes"])
     assert reading["effects"][0]["spell_speed"] == 1  # read as a monster's trigger
 
 
