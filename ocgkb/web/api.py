@@ -7,6 +7,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from string import Template
 
+from starlette.datastructures import State
 from starlette.requests import Request
 from starlette.responses import JSONResponse
 from starlette.routing import Route
@@ -127,60 +128,47 @@ NAMED_DOC = """
     parameters:
       - {name: $name, in: path, required: true, schema: {type: string}, example: $example}
     responses:
-      200: {description: '$returns'}
+      200: {description: 'the $what'}
       404: {description: '{"error"}: no such $what'}
     """
 
 
-def named_endpoint(view: Callable, name: str, label: str, what: str, **doc: str) -> Callable:
-    """An endpoint answering with `view(app.state, the path's {name})`; `label` names
-    the parameter in an error, `doc` fills summary, example and returns."""
+def named(name: str, what: str, example: str) -> Callable:
+    """An endpoint made of `show(app.state, the path's {name})`, documented by its docstring."""
 
-    async def endpoint(request: Request) -> JSON:
-        return JSON(view(request.app.state, params.checked(request.path_params[name], label)))
+    def endpoint_of(show: Callable) -> Callable:
+        async def endpoint(request: Request) -> JSON:
+            return JSON(show(request.app.state, params.checked(request.path_params[name], name)))
 
-    endpoint.__doc__ = Template(NAMED_DOC).substitute(doc, name=name, what=what)
-    return endpoint
+        words = {"summary": show.__doc__, "name": name, "what": what, "example": example}
+        endpoint.__doc__ = Template(NAMED_DOC).substitute(words)
+        return endpoint
+
+    return endpoint_of
 
 
-api_section = named_endpoint(
-    lambda state, number: section_view(state.kb, number),
-    "number",
-    "number",
-    "section",
-    summary="A rulebook section or ruling topic with everything linked to it (`ocgkb section --json`).",
-    example="4.2.2",
-    returns='{"number", "title", "breadcrumb", "passages", "children", "rulings", …}',
-)
-api_concept = named_endpoint(
-    lambda state, name: concept_view(state.kb, name),
-    "name",
-    "name",
-    "concept",
-    summary="A rule concept by English or Chinese name or alias (`ocgkb concept --json`).",
-    example="miss-timing",
-    returns='{"id", "name_zh", "name_en", "definitions", "related", "rulings", …}',
-)
-api_passage = named_endpoint(
-    lambda state, pid: passage_view(state.kb, pid),
-    "pid",
-    "passage id",
-    "passage",
-    summary="One passage by its id, with the clause or ruling it belongs to, what stands under it "
-    "and the scenarios that replay it (the page /p/<id> shows it).",
-    example="4.2.2/4",
-    returns='{"passage", "parent", "repeats", "below", "scenarios"}',
-)
-api_scenario = named_endpoint(
-    lambda state, name: scenario_view(state.kb, name, state.kb_dir),
-    "name",
-    "name",
-    "scenario",
-    summary="A curated scenario by its name, replayed by the rules engine (`ocgkb replay --json` "
-    "over its file).",
-    example="atk_rush_then_gale",
-    returns='{"name", "title", "status", "passed", "replays", "log", "state", "known_cards", …}',
-)
+@named("number", "section", example="4.2.2")
+def api_section(state: State, number: str) -> dict:
+    """A rulebook section or ruling topic with everything linked to it (`ocgkb section --json`)."""
+    return section_view(state.kb, number)
+
+
+@named("name", "concept", example="miss-timing")
+def api_concept(state: State, name: str) -> dict:
+    """A rule concept by English or Chinese name or alias (`ocgkb concept --json`)."""
+    return concept_view(state.kb, name)
+
+
+@named("pid", "passage", example="4.2.2/4")
+def api_passage(state: State, pid: str) -> dict:
+    """One passage, the clause or ruling it belongs to, what stands under it and the scenarios that replay it."""
+    return passage_view(state.kb, pid)
+
+
+@named("name", "scenario", example="atk_rush_then_gale")
+def api_scenario(state: State, name: str) -> dict:
+    """A curated scenario, replayed by the rules engine (`ocgkb replay --json` over its file)."""
+    return scenario_view(state.kb, name, state.kb_dir)
 
 
 @documented
