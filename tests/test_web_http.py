@@ -32,7 +32,15 @@ from conftest import DATA, KB, free_port
 
 HTML = "text/html; charset=utf-8"
 JSON = "application/json"
-API_PATHS = ["/api/search", "/api/ask", "/api/card", "/api/section/{number}", "/api/concept/{name}"]
+API_PATHS = [
+    "/api/search",
+    "/api/ask",
+    "/api/card",
+    "/api/section/{number}",
+    "/api/concept/{name}",
+    "/api/p/{pid}",
+    "/api/scenario/{name}",
+]
 # The site's only POSTs: a deck is checked, a card text read, each stored nowhere.
 POST_PATHS = ["/api/deck/check", "/api/read"]
 COST_QUESTION = "cost算不算卡片的效果"

@@ -673,7 +673,7 @@ def serve(ctx: click.Context, host: str, port: int, workers: int, quiet: bool, *
         raise click.ClickException(INSTALL_HINT)
     from ocgkb.web.hosts import default_allowed, is_loopback
     from ocgkb.web.limits import Limits
-    from ocgkb.web.server import check_port, run, url_of
+    from ocgkb.web.server import check_port, reach_lines, run, url_of
 
     check_port(host, port)
     allowed = list(limits.pop("allowed_hosts")) or default_allowed(host)
@@ -688,6 +688,8 @@ def serve(ctx: click.Context, host: str, port: int, workers: int, quiet: bool, *
     click.echo(
         f"ocgkb: serving {kb_path} at {url_of(host, port)} ({workers} worker(s)); Ctrl-C stops", err=True
     )
+    for line in reach_lines(host, port):
+        click.echo(f"ocgkb: {line}", err=True)
     run(host, port, workers, quiet, Limits(**limits))
     click.echo("ocgkb: stopped", err=True)
 

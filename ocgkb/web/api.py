@@ -7,6 +7,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from string import Template
 
+from starlette.datastructures import State
 from starlette.requests import Request
 from starlette.responses import JSONResponse
 from starlette.routing import Route
@@ -17,7 +18,10 @@ from ocgkb.views.answer import answer
 from ocgkb.views.card import card_view
 from ocgkb.views.concept import concept_view
 from ocgkb.views.deck import MAX_YDK_BYTES, deck_view
+from ocgkb.views.passage import passage_view
 from ocgkb.views.read import read_view
+from ocgkb.views.replay import scenario_view
+from ocgkb.views.schemas import SCHEMAS
 from ocgkb.views.search import search_view
 from ocgkb.views.section import section_view
 from ocgkb.web import params
@@ -118,30 +122,53 @@ async def api_card(request: Request) -> JSON:
     return JSON(card_view(kb, query, limit, params.date(request, "on")))
 
 
-async def api_section(request: Request) -> JSON:
-    """
-    summary: A rulebook section or ruling topic with everything linked to it (`ocgkb section --json`).
+# The OpenAPI text of an endpoint that shows one thing named in its path.
+NAMED_DOC = """
+    summary: $summary
     parameters:
-      - {name: number, in: path, required: true, schema: {type: string}, example: 4.2.2}
+      - {name: $name, in: path, required: true, schema: {type: string}, example: $example}
     responses:
-      200: {description: '{"number", "title", "breadcrumb", "passages", "children", "rulings", …}'}
-      404: {description: '{"error"}: no such section'}
+      200: {description: 'the $what'}
+      404: {description: '{"error"}: no such $what'}
     """
-    number = params.checked(request.path_params["number"], "number")
-    return JSON(section_view(request.app.state.kb, number))
 
 
-async def api_concept(request: Request) -> JSON:
-    """
-    summary: A rule concept by English or Chinese name or alias (`ocgkb concept --json`).
-    parameters:
-      - {name: name, in: path, required: true, schema: {type: string}, example: miss-timing}
-    responses:
-      200: {description: '{"id", "name_zh", "name_en", "definitions", "related", "rulings", …}'}
-      404: {description: '{"error"}: no such concept'}
-    """
-    name = params.checked(request.path_params["name"], "name")
-    return JSON(concept_view(request.app.state.kb, name))
+def named(name: str, what: str, example: str) -> Callable:
+    """An endpoint made of `show(app.state, the path's {name})`, documented by its docstring."""
+
+    def endpoint_of(show: Callable) -> Callable:
+        async def endpoint(request: Request) -> JSON:
+            return JSON(show(request.app.state, params.checked(request.path_params[name], name)))
+
+        words = {"summary": show.__doc__, "name": name, "what": what, "example": example}
+        endpoint.__doc__ = Template(NAMED_DOC).substitute(words)
+        return endpoint
+
+    return endpoint_of
+
+
+@named("number", "section", example="4.2.2")
+def api_section(state: State, number: str) -> dict:
+    """A rulebook section or ruling topic with everything linked to it (`ocgkb section --json`)."""
+    return section_view(state.kb, number)
+
+
+@named("name", "concept", example="miss-timing")
+def api_concept(state: State, name: str) -> dict:
+    """A rule concept by English or Chinese name or alias (`ocgkb concept --json`)."""
+    return concept_view(state.kb, name)
+
+
+@named("pid", "passage", example="4.2.2/4")
+def api_passage(state: State, pid: str) -> dict:
+    """One passage, the clause or ruling it belongs to, what stands under it and the scenarios that replay it."""
+    return passage_view(state.kb, pid)
+
+
+@named("name", "scenario", example="atk_rush_then_gale")
+def api_scenario(state: State, name: str) -> dict:
+    """A curated scenario, replayed by the rules engine (`ocgkb replay --json` over its file)."""
+    return scenario_view(state.kb, name, state.kb_dir)
 
 
 @documented
@@ -181,7 +208,7 @@ async def api_read(request: Request) -> JSON:
             additionalProperties: false
             properties:
               text: {type: string, maxLength: $max_card_text}
-              card: {type: string, nullable: true, maxLength: $max_query, description: any name or password of a card}
+              card: {type: [string, "null"], maxLength: $max_query, description: any name or password of a card}
     responses:
       200: {description: '{"text", "card_kind", "effects": [{"n", "label", "text", "kind", "spell_speed", "optional", "trigger_wording", "can_miss_timing", "condition", "cost", "target", "targets", "once_per_turn", "parts", "conclusions": [{"about", "says", "cite"}], "cites"}], "notes", "card", "sources"}'}
       400: {description: '{"error"}: not a JSON object {"text", "card"}, not UTF-8, a field of the wrong type; a text empty, over $max_card_text characters or not Chinese'}
@@ -194,7 +221,7 @@ async def api_read(request: Request) -> JSON:
 
 schemas = SchemaGenerator(
     {
-        "openapi": "3.0.0",
+        "openapi": "3.1.0",
         "info": {
             "title": "ocgkb",
             "version": "1",
@@ -204,9 +231,35 @@ schemas = SchemaGenerator(
     }
 )
 
+# The view each endpoint answers with, by its path: the schema of its 200 (views/schemas.py).
+RETURNS = {
+    "/api/search": "Search",
+    "/api/ask": "Answer",
+    "/api/card": "Card",
+    "/api/deck/check": "Deck",
+    "/api/read": "Reading",
+    "/api/section/{number}": "Section",
+    "/api/concept/{name}": "Concept",
+    "/api/p/{pid}": "Passage",
+    "/api/scenario/{name}": "Scenario",
+}
+
+
+def with_response_schemas(spec: dict) -> dict:
+    """The OpenAPI document with each answer's JSON Schema: the view's for a 200,
+    {"error"} for any other status."""
+    for path, operations in spec["paths"].items():
+        for operation in operations.values():
+            for status, response in operation["responses"].items():
+                name = RETURNS[path] if str(status) == "200" else "Error"
+                response["content"] = {
+                    "application/json": {"schema": {"$ref": f"#/components/schemas/{name}"}}
+                }
+    return {**spec, "components": {"schemas": SCHEMAS}}
+
 
 async def openapi(request: Request) -> JSON:
-    return JSON(schemas.get_schema(routes=request.app.routes))
+    return JSON(with_response_schemas(schemas.get_schema(routes=request.app.routes)))
 
 
 routes = [
@@ -217,5 +270,7 @@ routes = [
     Route("/api/read", api_read, methods=["POST"], name="api_read"),
     Route("/api/section/{number:path}", api_section, name="api_section"),
     Route("/api/concept/{name:path}", api_concept, name="api_concept"),
+    Route("/api/p/{pid:path}", api_passage, name="api_passage"),
+    Route("/api/scenario/{name}", api_scenario, name="api_scenario"),
     Route("/openapi.json", openapi, include_in_schema=False),
 ]

@@ -14,20 +14,23 @@ from pathlib import Path
 
 from starlette.applications import Starlette
 from starlette.exceptions import HTTPException
+from starlette.middleware.gzip import GZipMiddleware
 from starlette.requests import Request
 from starlette.responses import Response
 from starlette.routing import Mount
-from starlette.staticfiles import StaticFiles
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
 from ocgkb import OcgkbError, paths
 from ocgkb.messages import not_damage
 from ocgkb.store.door import KnowledgeBase, is_damage, open_kb
 from ocgkb.web import api, pages
+from ocgkb.web.caching import Revalidate
+from ocgkb.web.cors import ShareReadApi
 from ocgkb.web.hosts import AllowedHosts
 from ocgkb.web.kb_watch import Watch, WatchMiddleware, unavailable
+from ocgkb.web.static_files import HashedStaticFiles
 
-HERE = Path(__file__).parent
+GZIP_FROM_BYTES = 1000  # below about a packet, compressing saves no round trip
 log = logging.getLogger("ocgkb.web")
 
 SECURITY_HEADERS = [
@@ -119,7 +122,7 @@ def create_app(
         routes=[
             *pages.routes,
             *api.routes,
-            Mount("/static", StaticFiles(directory=HERE / "static"), name="static"),
+            Mount("/static", HashedStaticFiles(), name="static"),
         ],
         exception_handlers={
             OcgkbError: ocgkb_error,
@@ -131,7 +134,11 @@ def create_app(
     app.state.kb_dir = kb_dir or paths.kb_dir()
     _load(app, kb)
     app.state.watch = Watch(kb.path, lambda path: _load(app, KnowledgeBase(path)), data_dir, kb_dir)
-    # add_middleware puts each outside the last: the headers go on every answer.
+    # add_middleware puts each outside the last: the headers go on every answer,
+    # and an ETag is made only once the file has been looked at.
+    app.add_middleware(Revalidate)
+    app.add_middleware(GZipMiddleware, minimum_size=GZIP_FROM_BYTES)
+    app.add_middleware(ShareReadApi)
     app.add_middleware(WatchMiddleware, watch=app.state.watch)
     app.add_middleware(AllowedHosts, allowed=allowed_hosts)
     app.add_middleware(SecurityHeaders)

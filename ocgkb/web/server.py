@@ -69,6 +69,40 @@ def url_of(host: str, port: int) -> str:
     return f"http://{host}:{port}/"
 
 
+EVERY_INTERFACE = ("0.0.0.0", "::", "")
+# Any address outside this machine: connecting a UDP socket to it picks the interface
+# the route to it leaves by, and sends nothing (192.0.2.0/24 is for documentation).
+ELSEWHERE = ("192.0.2.1", 9)
+
+
+def lan_addresses() -> list[str]:
+    """This machine's IPv4 addresses other machines on its networks can reach (a phone
+    on the same Wi-Fi); none when it is on no network. Never raises."""
+    found = set()
+    try:
+        with socket.socket(socket.AF_INET, socket.SOCK_DGRAM) as probe:
+            probe.connect(ELSEWHERE)
+            found.add(probe.getsockname()[0])
+    except OSError:
+        pass
+    try:
+        found |= {info[4][0] for info in socket.getaddrinfo(socket.gethostname(), None, socket.AF_INET)}
+    except OSError:
+        pass
+    return sorted(address for address in found if not address.startswith(("127.", "0.")))
+
+
+def reach_lines(host: str, port: int) -> list[str]:
+    """What to tell of reaching a server that listens on every interface from another
+    machine (a phone on the same Wi-Fi): its addresses, or that it has none; [] for one address."""
+    if host not in EVERY_INTERFACE:
+        return []
+    urls = [url_of(address, port) for address in lan_addresses()]
+    if not urls:
+        return ["this machine has no network address other machines can reach (is it on the Wi-Fi?)"]
+    return [f"from a phone or another machine on this network: {url}" for url in urls]
+
+
 def raise_open_files() -> int:
     """Raise this process's soft limit on open files to the hard limit (workers
     inherit it); the soft limit now."""

@@ -11,6 +11,7 @@ from starlette.templating import Jinja2Templates
 
 from ocgkb.display import marked
 from ocgkb.store.schema import KIND_NAMES
+from ocgkb.web.static_files import static_url
 
 KIND_LABEL = {kind: zh for kind, (zh, _) in KIND_NAMES.items()}
 
@@ -35,7 +36,7 @@ def document_titles(request: Request) -> dict:
 def templates_for(directory: Path) -> Jinja2Templates:
     templates = Jinja2Templates(directory=directory, context_processors=[document_titles])
     templates.env.filters.update(mark=mark, path=path)
-    templates.env.globals.update(KIND_LABEL=KIND_LABEL)
+    templates.env.globals.update(KIND_LABEL=KIND_LABEL, static_url=static_url)
     templates.env.trim_blocks = True
     templates.env.lstrip_blocks = True
     return templates
