@@ -343,14 +343,14 @@ EN: dict[str, Label] = {
     "role.condition": "condition",
     "role.cost": "cost",
     "role.target": "target",
-    "effect.ignition": "ignition",
-    "effect.quick": "quick",
-    "effect.trigger": "trigger",
-    "effect.continuous": "continuous",
-    "effect.flip": "flip",
-    "effect.activation": "activation",
-    "effect.summon_condition": "summon condition",
-    "effect.other": "other",
+    "effect.ignition": "起动效果 · ignition",  # the Chinese term the card text uses, kept
+    "effect.quick": "诱发即时效果 · quick",  # the Chinese term the card text uses, kept
+    "effect.trigger": "诱发效果 · trigger",  # the Chinese term the card text uses, kept
+    "effect.continuous": "永续效果 · continuous",  # the Chinese term the card text uses, kept
+    "effect.flip": "反转效果 · flip",  # the Chinese term the card text uses, kept
+    "effect.activation": "卡的发动 · activation",  # the Chinese term the card text uses, kept
+    "effect.summon_condition": "召唤条件 · summon condition",  # the Chinese term the card text uses, kept
+    "effect.other": "效果 · other",  # the Chinese term the card text uses, kept
 }
 
 CATALOGUE: dict[str, dict[str, Label]] = {"zh": ZH, "en": EN}
