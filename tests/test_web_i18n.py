@@ -124,6 +124,7 @@ def test_the_switch_overrides_the_header_and_is_remembered(client):
     english = client.get(switch.group(1), headers={"accept-language": "zh"})
     assert html_lang(english.text) == "en" and "Sub-sections" in english.text
     assert "lang=en" in english.headers["set-cookie"]
+    assert "Accept-Language" in english.headers["vary"] and "Cookie" in english.headers["vary"]
     # The next page, with no switch in its address, stays English despite the header.
     later = client.get("/concept/cost", headers={"accept-language": "zh"}).text
     assert html_lang(later) == "en" and "Related concepts" in later
@@ -135,6 +136,12 @@ def test_the_switch_keeps_the_question(client):
     page = client.get("/ask?q=" + quote("卡时点"), headers={"accept-language": "en"}).text
     href = re.search(r'<a class="lang-switch" href="([^"]+)"', page).group(1)
     assert href == "/ask?q=%E5%8D%A1%E6%97%B6%E7%82%B9&amp;lang=zh"
+
+
+def test_the_switch_never_leads_off_the_site(client):
+    page = client.get("http://testserver//elsewhere.example/x", headers={"accept-language": "en"}).text
+    href = re.search(r'<a class="lang-switch" href="([^"]+)"', page).group(1)
+    assert href == "/elsewhere.example/x?lang=zh", href
 
 
 def test_an_unknown_language_is_ignored(client):

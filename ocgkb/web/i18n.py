@@ -106,10 +106,11 @@ def language_context(request: Request) -> dict:
     lang = language(request)
     other = "en" if lang == "zh" else "zh"
     url = request.url.include_query_params(lang=other)
+    path = "/" + url.path.lstrip("/")  # never //host: a link on this site stays on it
     return {
         "t": Labels(lang),
         "lang": lang,
         "html_lang": HTML_LANG[lang],
-        "switch": {"href": f"{url.path}?{url.query}", "lang": other, "hreflang": HTML_LANG[other]},
+        "switch": {"href": f"{path}?{url.query}", "lang": other, "hreflang": HTML_LANG[other]},
         "switch_name": NATIVE_NAME[other],
     }

@@ -35,7 +35,7 @@ def page(request: Request, template: str, status_code: int = 200, **context) -> 
     response = templates.TemplateResponse(request, template, context, status_code=status_code)
     response.headers["vary"] = "Accept-Language, Cookie"
     if lang := i18n.chosen(request):
-        response.set_cookie(i18n.COOKIE, lang, max_age=LANGUAGE_COOKIE_SECONDS, samesite="lax")
+        response.set_cookie(i18n.COOKIE, lang, max_age=LANGUAGE_COOKIE_SECONDS, samesite="lax", httponly=True)
     return response
 
 
