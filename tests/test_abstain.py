@@ -216,9 +216,11 @@ def test_the_api_and_the_page_say_so_first(web_client, cli_json):
     assert api == cli_json("ask", OFF_TOPIC)
     searched = web_client.get("/api/search", params={"q": OFF_TOPIC}).json()
     assert searched["nothing_fits"] is True and searched["message"] == NOTHING_FITS
-    page = html.unescape(web_client.get("/ask", params={"q": OFF_TOPIC}).text)
+    page = html.unescape(web_client.get("/ask", params={"q": OFF_TOPIC}, headers=EN).text)
     assert NOTHING_FITS in page
     assert page.index(NOTHING_FITS) < page.index('class="answers"')
+    chinese = web_client.get("/ask", params={"q": OFF_TOPIC}).text
+    assert chinese.index("规则原文没有回答这个问题") < chinese.index('class="answers"')
 
 
 def test_the_page_shows_an_unmentioned_card_and_its_note(web_client):

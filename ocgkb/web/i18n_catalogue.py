@@ -49,6 +49,7 @@ ZH: dict[str, Label] = {
     "readings.imported": "导入的卡片文本",
     "ask.bare_name": "“{query}” 即上面这张卡：",
     "ask.nothing": "规则原文中没有回答“{query}”的内容。",
+    "ask.nothing_fits": "规则原文没有回答这个问题；最接近的条文是：",
     "ask.under": "所属{kind}",
     "ask.examples": "{n} 个例子",
     "ask.how_read": "问题如何被理解",
@@ -220,6 +221,7 @@ EN: dict[str, Label] = {
     "readings.imported": "its imported text",
     "ask.bare_name": "“{query}” reads as the card above:",
     "ask.nothing": "Nothing in the texts answers “{query}”.",
+    "ask.nothing_fits": "The texts do not answer this; the nearest passages are:",  # as `ask` says it
     "ask.under": "under {kind}",
     "ask.examples": ("{n} example", "{n} examples"),
     "ask.how_read": "How the question was read",
