@@ -94,6 +94,10 @@ TAP_PAGES = {
     "scenario": ("/scenario/atk_rush_then_gale", "p.verdict"),
     "home": ("/", "section.intro"),
     "concept": ("/concept/cost", "figure.graph svg"),
+    "passage": ("/p/4.3.3.6.1.1/2", "article.passage"),
+    "deck": ("/deck", "form.deck"),
+    "read": ("/read", "form.read"),
+    "unknown-card": (f"/card/{quote('qqq白龙')}", "ul.chips"),
 }
 
 # The elements that stick out past the right edge of a screen arguments[0] px wide, for
