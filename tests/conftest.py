@@ -21,6 +21,8 @@ from ocgkb.store.database import KnowledgeBase
 ROOT = Path(__file__).resolve().parent.parent
 DATA = ROOT / "rulings_data"
 KB = ROOT / "kb"
+# The site is Chinese unless a request asks for English: tests of English labels ask.
+EN = {"accept-language": "en"}
 # A few lines written for the tests in each document's format, ten cards (an archetype
 # among them) and two lists; built with the real kb/.
 SMALL = ROOT / "tests" / "fixtures" / "small" / "rulings_data"

@@ -15,6 +15,8 @@ from ocgkb.query.ranking import search
 from ocgkb.views import status as status_module
 from ocgkb.views.answer import answer, answer_page
 
+from conftest import EN
+
 OFF_TOPIC = "今天天气怎么样"
 ASH = "灰流丽能无效增殖的G吗"
 
@@ -214,9 +216,11 @@ def test_the_api_and_the_page_say_so_first(web_client, cli_json):
     assert api == cli_json("ask", OFF_TOPIC)
     searched = web_client.get("/api/search", params={"q": OFF_TOPIC}).json()
     assert searched["nothing_fits"] is True and searched["message"] == NOTHING_FITS
-    page = html.unescape(web_client.get("/ask", params={"q": OFF_TOPIC}).text)
+    page = html.unescape(web_client.get("/ask", params={"q": OFF_TOPIC}, headers=EN).text)
     assert NOTHING_FITS in page
     assert page.index(NOTHING_FITS) < page.index('class="answers"')
+    chinese = web_client.get("/ask", params={"q": OFF_TOPIC}).text
+    assert chinese.index("规则原文没有回答这个问题") < chinese.index('class="answers"')
 
 
 def test_the_page_shows_an_unmentioned_card_and_its_note(web_client):
@@ -230,7 +234,7 @@ def test_the_page_shows_an_unmentioned_card_and_its_note(web_client):
 
 
 def test_the_page_shows_a_status_with_its_list(web_client):
-    page = html.unescape(web_client.get("/ask", params={"q": "增殖的G现在还是禁卡吗"}).text)
+    page = html.unescape(web_client.get("/ask", params={"q": "增殖的G现在还是禁卡吗"}, headers=EN).text)
     assert "Forbidden & Limited" in page and "OCG China list of" in page and "2026-07-01" in page
 
 

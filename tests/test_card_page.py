@@ -10,6 +10,8 @@ import pytest
 
 from ocgkb.query.lookup import look_up_card
 
+from conftest import EN
+
 
 def regions(view: dict) -> dict[str, dict]:
     return {r["region"]: r for r in view["status"]["regions"]}
@@ -120,10 +122,10 @@ def test_a_typo_is_flagged_low_confidence(cli_json, cli):
 
 
 def test_the_web_shows_the_same(web_client, cli_json):
-    page = web_client.get("/card/89631139").text
+    page = web_client.get("/card/89631139", headers=EN).text
     assert "Blue-Eyes White Dragon" in page and "Forbidden &amp; Limited" in page
-    assert "names a set" in web_client.get("/card/" + quote("青眼")).text
-    assert "did you mean" in web_client.get("/card/dark%20magican").text
+    assert "names a set" in web_client.get("/card/" + quote("青眼"), headers=EN).text
+    assert "did you mean" in web_client.get("/card/dark%20magican", headers=EN).text
     api = web_client.get("/api/card", params={"q": "55144522", "on": "2024-01-01"}).json()
     assert api == cli_json("card", "55144522", "--on", "2024-01-01")
     assert regions(api)["ocg"]["effective"] == "2024-01-01"  # a list is in force from its own date

@@ -20,6 +20,8 @@ from ocgkb import paths
 from ocgkb.messages import NO_CARD_TEXT
 from ocgkb.text.quotes import quoted_card_texts, without_quoted_texts
 
+from conftest import EN
+
 MONSTER = (23434538, "增殖的G")
 QUICK_PLAY = (5318639, "旋风")
 COUNTER_TRAP = (41420027, "神之宣告")
@@ -365,10 +367,10 @@ def test_the_texts_live_in_the_users_data_folder(monkeypatch, tmp_path):
 
 def test_the_card_page_and_an_answer_show_an_imported_text_read(cli, cdb, web_client):
     cli("cards", "import", str(cdb))
-    page = web_client.get(f"/card/{QUICK_PLAY[0]}").text
+    page = web_client.get(f"/card/{QUICK_PLAY[0]}", headers=EN).text
     assert "以对方场上1张表侧表示的卡为对象" in page and 'href="/p/' in page
     assert "spell speed 2" in page  # read as the quick-play spell the card facts say it is
-    answer = web_client.get("/ask", params={"q": f"{QUICK_PLAY[1]}能连锁吗"}).text
+    answer = web_client.get("/ask", params={"q": f"{QUICK_PLAY[1]}能连锁吗"}, headers=EN).text
     assert "its imported text" in answer and "以对方场上1张表侧表示的卡为对象" in answer
 
 

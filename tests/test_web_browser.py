@@ -2,10 +2,12 @@
 `ocgkb serve` process (the `live_server` fixture) over the knowledge base built from
 rulings_data/.
 
+The Chinese site by default (the browser asks for zh-CN), the English one by its switch.
 A person types a question or a misspelt card name into the box and submits it, follows
 a citation to its section and a concept to its neighbours in the graph, and reads every
-kind of page on a 390 px phone without scrolling sideways. Screenshots of the answer
-page and a card page at phone width go to $OCGKB_SCREENSHOTS (docs/screenshots/ holds
+kind of page on a 390 px phone without scrolling sideways, every link and button big
+enough for a finger. Screenshots of the answer, a card, a scenario and the English
+answer at phone width go to $OCGKB_SCREENSHOTS (docs/screenshots/ holds
 the committed ones), else to a temporary folder.
 
 Needs Debian's `chromium` and `chromium-driver`; without them the tests skip, except
@@ -69,6 +71,33 @@ PHONE_PAGES = {
     "scenario": ("/scenario/atk_rush_then_gale", "p.verdict"),
     "deck": ("/deck", "form.deck"),
     "read": ("/read", "form.read"),
+}
+
+# The links and controls smaller than arguments[0] CSS px either way, every <details>
+# opened first so that what it folds is measured too (hidden elements have no size).
+SMALL_TARGETS = """
+const least = arguments[0];
+document.querySelectorAll('details').forEach(d => { d.open = true; });
+return Array.from(document.querySelectorAll('a[href], button, input:not([type=hidden]), select, textarea, summary'))
+  .map(e => [e, e.getBoundingClientRect()])
+  .filter(([e, r]) => r.width > 0 && r.height > 0 && (r.width < least || r.height < least))
+  .slice(0, 12)
+  .map(([e, r]) => e.tagName.toLowerCase() + '.' + (e.getAttribute('class') || '') + ' ' + Math.round(r.width) + 'x'
+       + Math.round(r.height) + ': ' + (e.textContent || '').trim().slice(0, 30));
+"""
+MIN_TARGET = 24  # CSS px, WCAG 2.5.8
+TAP_PAGES = {
+    "answer": (f"/ask?q={quote(QUESTION)}", "article.passage"),
+    "answer-with-scenarios": (f"/ask?q={quote('突进 黑羽 攻击力')}", "article.passage"),
+    "card": (f"/card/{quote('maxx c')}", "section.card-box"),
+    "section": ("/section/4.2.2", "article.passage"),
+    "scenario": ("/scenario/atk_rush_then_gale", "p.verdict"),
+    "home": ("/", "section.intro"),
+    "concept": ("/concept/cost", "figure.graph svg"),
+    "passage": ("/p/4.3.3.6.1.1/2", "article.passage"),
+    "deck": ("/deck", "form.deck"),
+    "read": ("/read", "form.read"),
+    "unknown-card": (f"/card/{quote('qqq白龙')}", "ul.chips"),
 }
 
 # The elements that stick out past the right edge of a screen arguments[0] px wide, for
@@ -153,6 +182,8 @@ def browser(tmp_path_factory) -> Iterator[WebDriver]:
     options.binary_location = chromium
     for flag in CHROMIUM_FLAGS:
         options.add_argument(flag)
+    # What the browser sends as Accept-Language (headless Chromium takes it from here, not --lang).
+    options.add_experimental_option("prefs", {"intl.accept_languages": "zh-CN,zh"})
     options.add_argument(f"--user-data-dir={tmp_path_factory.mktemp('chromium-profile')}")
     driver = webdriver.Chrome(service=Service(executable_path=chromedriver), options=options)
     try:
@@ -223,21 +254,23 @@ def test_the_box_finds_a_card_by_a_typo_or_pinyin(browser, live_server, typed, c
 
 
 @pytest.mark.parametrize(
-    ("typed", "card", "english"),
+    ("typed", "card", "english", "guessed"),
     [
-        pytest.param("増殖的G", "增殖的G", 'Maxx "C"', id="typo"),
-        pytest.param("qybl", "青眼白龙", "Blue-Eyes White Dragon", id="pinyin-initials"),
+        pytest.param("増殖的G", "增殖的G", 'Maxx "C"', True, id="typo"),
+        pytest.param("qybl", "青眼白龙", "Blue-Eyes White Dragon", False, id="pinyin-initials"),
     ],
 )
 def test_a_card_page_by_a_typo_shows_the_card_and_its_english_name(
-    browser, live_server, typed, card, english
+    browser, live_server, typed, card, english, guessed
 ):
     open_page(browser, f"{live_server}/card/{quote(typed)}", "section.card-box")
     box = browser.find_element(By.CSS_SELECTOR, "section.card-box")
     assert box.find_element(By.CSS_SELECTOR, "h2").text == f"「{card}」"
     names = box.find_element(By.CSS_SELECTOR, "dl.names").text
-    assert "English" in names and english in names, names
-    assert typed in browser.find_element(By.CSS_SELECTOR, "p.how").text
+    assert "英文" in names and english in names, names
+    # How the name was read is said for a guess only.
+    hows = [e.text for e in browser.find_elements(By.CSS_SELECTOR, "p.how")]
+    assert (len(hows) == 1 and typed in hows[0]) if guessed else hows == [], hows
     assert browser.find_elements(By.CSS_SELECTOR, "article.passage"), "no passage mentions the card"
 
 
@@ -302,6 +335,8 @@ def test_phone_screenshots_of_an_answer_and_a_card(browser, live_server, tmp_pat
     shots = {
         "answer.png": (f"/ask?q={quote(QUESTION)}", "article.passage"),
         "card.png": (f"/card/{quote('maxx c')}", "section.card-box"),
+        "scenario.png": ("/scenario/atk_rush_then_gale", "p.verdict"),
+        "answer-en.png": (f"/ask?q={quote(QUESTION)}&lang=en", "article.passage"),
     }
     with phone_width(browser):
         for name, (page, ready) in shots.items():
@@ -310,6 +345,7 @@ def test_phone_screenshots_of_an_answer_and_a_card(browser, live_server, tmp_pat
             height = screenshot(browser, folder / name)
             assert png_size(folder / name) == (PHONE["width"] * ratio, height * ratio), name
             assert (folder / name).stat().st_size < 600_000, f"{name} is too big for the docs"
+    browser.delete_all_cookies()  # the English shot chose English: the next test starts without
 
 
 def test_a_deck_pasted_on_a_phone_is_checked_without_scrolling_sideways(browser, live_server):
@@ -322,7 +358,7 @@ def test_a_deck_pasted_on_a_phone_is_checked_without_scrolling_sideways(browser,
         browser.execute_script("arguments[0].value = arguments[1]", box, ydk(forty(POT_OF_GREED)))
         browser.find_element(By.CSS_SELECTOR, "form.deck button").click()
         verdict = wait(browser).until(lambda d: d.find_element(By.CSS_SELECTOR, "section.verdict"))
-        assert "NOT LEGAL" in verdict.text and "强欲之壶" in verdict.text
+        assert "不合规" in verdict.text and "强欲之壶" in verdict.text
         assert browser.execute_script("return document.documentElement.scrollWidth") <= PHONE["width"]
 
 
@@ -342,8 +378,9 @@ def test_a_card_text_read_on_a_phone_fits_and_links_its_rules(browser, live_serv
         browser.execute_script("arguments[0].value = arguments[1]", box, CARD_TEXT)
         browser.find_element(By.CSS_SELECTOR, "form.read button").click()
         reading = wait(browser).until(lambda d: d.find_element(By.CSS_SELECTOR, "section.reading"))
-        roles = [e.text.lower() for e in reading.find_elements(By.CSS_SELECTOR, ".effect-text .part .role")]
-        assert {"cost", "target", "condition"} <= set(roles), roles
+        parts = reading.find_elements(By.CSS_SELECTOR, ".effect-text .part")
+        roles = {c.removeprefix("part-") for p in parts for c in p.get_attribute("class").split()}
+        assert {"cost", "target", "condition"} <= roles, roles
         assert browser.execute_script("return document.documentElement.scrollWidth") <= PHONE["width"]
         screenshot(browser, folder / "read.png")
         # A conclusion's citation opens the passage it cites (a passage page has no <h1>).
@@ -353,3 +390,54 @@ def test_a_card_text_read_on_a_phone_fits_and_links_its_rules(browser, live_serv
         wait(browser).until(lambda d: path_of(d.current_url) == href)
         pid = href.removeprefix("/p/")
         assert wait(browser).until(EC.presence_of_element_located((By.ID, f"p-{pid}")))
+
+
+@pytest.mark.parametrize("page", list(TAP_PAGES))
+def test_every_link_and_button_is_big_enough_to_tap_on_a_phone(browser, live_server, page):
+    url, ready = TAP_PAGES[page]
+    with phone_width(browser):
+        open_page(browser, live_server + url, ready)
+        small = browser.execute_script(SMALL_TARGETS, MIN_TARGET)
+    assert small == [], f"{page}: targets under {MIN_TARGET} px at {PHONE['width']} px: {small}"
+
+
+def test_the_language_switch_turns_the_site_english_and_the_choice_sticks(browser, live_server):
+    browser.delete_all_cookies()
+    try:
+        open_page(browser, f"{live_server}/section/4.2.2", "article.passage")
+        html = browser.find_element(By.TAG_NAME, "html")
+        assert html.get_attribute("lang") == "zh-Hans"  # the browser asks for zh-CN
+        box = browser.find_element(By.CSS_SELECTOR, "form.box input[name=q]")
+        assert box.get_attribute("aria-label") == "规则问题或卡名"
+        switch = browser.find_element(By.CSS_SELECTOR, "a.lang-switch")
+        assert switch.text == "English"
+        switch.click()
+        wait(browser).until(lambda d: d.find_element(By.TAG_NAME, "html").get_attribute("lang") == "en")
+        assert path_of(browser.current_url) == "/section/4.2.2"
+        assert browser.find_element(By.CSS_SELECTOR, "form.box input[name=q]").get_attribute(
+            "aria-label"
+        ) == ("A rules question or a card name")
+        # Another page, reached by a link with no ?lang, stays English: the cookie holds the choice.
+        open_page(browser, f"{live_server}/concept/cost", "figure.graph svg")
+        assert browser.find_element(By.TAG_NAME, "html").get_attribute("lang") == "en"
+        assert browser.find_element(By.CSS_SELECTOR, "a.lang-switch").text == "中文"
+        browser.find_element(By.CSS_SELECTOR, "a.lang-switch").click()
+        wait(browser).until(lambda d: d.find_element(By.TAG_NAME, "html").get_attribute("lang") == "zh-Hans")
+    finally:
+        browser.delete_all_cookies()
+
+
+def test_scenario_links_are_one_line_each_and_look_like_links(browser, live_server):
+    with phone_width(browser):
+        open_page(browser, f"{live_server}/p/4.3.3.6.1.1/2", "ul.scenario-links")
+        links = browser.find_elements(By.CSS_SELECTOR, "ul.scenario-links a")
+        assert links
+        for link in links:
+            height, line = browser.execute_script(
+                "const s = getComputedStyle(arguments[0]); return [arguments[0].getBoundingClientRect().height,"
+                " parseFloat(s.lineHeight)]",
+                link,
+            )
+            assert height <= line + 1, (link.text, height, line)  # one line, however long the title
+            assert "underline" in link.value_of_css_property("text-decoration-line")
+            assert "▶" not in link.text

@@ -4,6 +4,8 @@ shown as the form again with its reason, nothing stored."""
 import pytest
 from test_deck import BLUE_EYES, POT_OF_GREED, forty, ydk
 
+from conftest import EN
+
 pytestmark = pytest.mark.usefixtures("web_client")
 
 
@@ -16,14 +18,18 @@ def test_the_form_offers_paste_upload_region_and_date(web_client):
 
 def test_an_uploaded_deck_with_a_forbidden_card_is_not_legal_and_names_it(web_client):
     deck = ydk(forty(POT_OF_GREED)).encode()
-    page = web_client.post("/deck", files={"file": ("mine.ydk", deck, "text/plain")}, data={"region": "ocg"})
+    page = web_client.post(
+        "/deck", files={"file": ("mine.ydk", deck, "text/plain")}, data={"region": "ocg"}, headers=EN
+    )
     assert page.status_code == 200
     assert "NOT LEGAL" in page.text and f'href="/card/{POT_OF_GREED}"' in page.text
     assert 'href="/p/tournament/129"' in page.text  # the rule it breaks, linked
 
 
 def test_a_pasted_legal_deck_is_legal_under_the_list_chosen(web_client):
-    page = web_client.post("/deck", data={"ydk": ydk(forty(BLUE_EYES)), "region": "ocg", "on": "2024-02-15"})
+    page = web_client.post(
+        "/deck", data={"ydk": ydk(forty(BLUE_EYES)), "region": "ocg", "on": "2024-02-15"}, headers=EN
+    )
     assert page.status_code == 200
     assert "✔ LEGAL" in page.text and "OCG list of 2024-01-01" in page.text  # the list in force that day
 

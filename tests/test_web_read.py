@@ -18,6 +18,8 @@ from ocgkb.store.schema import MAX_CARD_TEXT
 from ocgkb.views.read import read_view
 from ocgkb.web.limits import READ_BODY_BYTES
 
+from conftest import EN
+
 pytestmark = pytest.mark.usefixtures("web_client")
 
 # Written for the tests: a targeting ignition effect and an optional 'when' trigger,
@@ -71,7 +73,7 @@ def test_the_form_asks_for_a_text_and_a_card_and_is_linked_from_every_page(web_c
 
 
 def test_a_reading_marks_each_part_and_links_each_conclusion_to_its_passage(web_client, kb):
-    page = web_client.post("/read", data={"text": TWO_EFFECTS, "card": ""})
+    page = web_client.post("/read", data={"text": TWO_EFFECTS, "card": ""}, headers=EN)
     assert page.status_code == 200, page.text[:300]
     main = main_of(page.text)
     view = read_view(kb, TWO_EFFECTS)
@@ -97,7 +99,7 @@ def test_a_cited_passage_link_opens_that_passage(web_client, kb):
 
 
 def test_a_card_named_decides_its_activation(web_client):
-    page = web_client.post("/read", data={"text": COST_AND_TARGET, "card": QUICK_PLAY})
+    page = web_client.post("/read", data={"text": COST_AND_TARGET, "card": QUICK_PLAY}, headers=EN)
     assert page.status_code == 200, page.text[:300]
     main = main_of(page.text)
     assert f"「{QUICK_PLAY}」" in main and "卡的发动 · activation" in main
@@ -107,7 +109,7 @@ def test_a_card_named_decides_its_activation(web_client):
 
 
 def test_a_mandatory_if_trigger_cannot_miss_the_timing(web_client):
-    main = main_of(web_client.post("/read", data={"text": MANDATORY_IF}).text)
+    main = main_of(web_client.post("/read", data={"text": MANDATORY_IF}, headers=EN).text)
     assert "mandatory" in main and "if (…的场合 / 的情况下)" in main and "cannot miss it" in main
 
 
@@ -324,7 +326,7 @@ def test_an_answer_shows_each_reading_with_its_citations(web_client, kb, monkeyp
         return {**view, "answer": {**view["answer"], "readings": readings}}
 
     monkeypatch.setattr(pages, "answer_page", with_readings)
-    main = main_of(web_client.get("/ask", params={"q": "这个效果会错过时点吗"}).text)
+    main = main_of(web_client.get("/ask", params={"q": "这个效果会错过时点吗"}, headers=EN).text)
     aside = main[main.index('<aside class="readings">') : main.index("</aside>")]
     assert "quoted in the question" in aside and "its imported text" in aside
     assert f'href="/card/5318639">「{QUICK_PLAY}」' in aside

@@ -21,15 +21,22 @@ from ocgkb.views.passage import passage_view
 from ocgkb.views.read import read_view
 from ocgkb.views.replay import scenario_view
 from ocgkb.views.section import section_view
-from ocgkb.web import params
+from ocgkb.web import i18n, params
 from ocgkb.web.limits import READ_BODY_BYTES
 from ocgkb.web.templating import templates_for
 
 templates: Jinja2Templates = templates_for(Path(__file__).parent / "templates")
+LANGUAGE_COOKIE_SECONDS = 365 * 24 * 3600
 
 
 def page(request: Request, template: str, status_code: int = 200, **context) -> Response:
-    return templates.TemplateResponse(request, template, context, status_code=status_code)
+    """A template rendered in the request's language. A language chosen by the switch
+    is remembered for the pages after it; a page varies with what picks its language."""
+    response = templates.TemplateResponse(request, template, context, status_code=status_code)
+    response.headers["vary"] = "Accept-Language, Cookie"
+    if lang := i18n.chosen(request):
+        response.set_cookie(i18n.COOKIE, lang, max_age=LANGUAGE_COOKIE_SECONDS, samesite="lax", httponly=True)
+    return response
 
 
 async def home(request: Request) -> Response:

@@ -10,10 +10,12 @@ from starlette.requests import Request
 from starlette.templating import Jinja2Templates
 
 from ocgkb.display import marked
-from ocgkb.store.schema import KIND_NAMES
+from ocgkb.web.i18n import language_context
 from ocgkb.web.static_files import static_url
 
-KIND_LABEL = {kind: zh for kind, (zh, _) in KIND_NAMES.items()}
+# The zones where a card is face-up or face-down (a monster's battle position only in
+# its own zone): a card in the GY or the hand has neither.
+FACED_ZONES = ("monster", "spelltrap", "field", "banished")
 
 
 def mark(text: str, words: list[str]) -> Markup:
@@ -34,9 +36,9 @@ def document_titles(request: Request) -> dict:
 
 
 def templates_for(directory: Path) -> Jinja2Templates:
-    templates = Jinja2Templates(directory=directory, context_processors=[document_titles])
+    templates = Jinja2Templates(directory=directory, context_processors=[document_titles, language_context])
     templates.env.filters.update(mark=mark, path=path)
-    templates.env.globals.update(KIND_LABEL=KIND_LABEL, static_url=static_url)
+    templates.env.globals.update(FACED_ZONES=FACED_ZONES, static_url=static_url)
     templates.env.trim_blocks = True
     templates.env.lstrip_blocks = True
     return templates
