@@ -480,6 +480,30 @@ def replay(ctx: click.Context, path: str | None, as_json: bool, quiet: bool) -> 
     sys.exit(view["exit"])
 
 
+@main.command()
+@click.pass_context
+def mcp(ctx: click.Context) -> None:
+    """Serve the knowledge base to an AI assistant: a Model Context Protocol
+    server on standard input and output, one tool per command (ask, search,
+    card, section, concept, replay, deck_check, read_card_text) and every
+    section and passage as a resource. It only reads the knowledge base,
+    building it first if needed (progress on standard error).
+
+    Needs the mcp extra: pip install 'ocgkb[mcp]'. An MCP client runs it as
+    {"command": "ocgkb", "args": ["mcp"]}.
+    """
+    import importlib.util
+
+    from ocgkb.mcp import INSTALL_HINT
+
+    if importlib.util.find_spec("mcp") is None:
+        raise click.ClickException(INSTALL_HINT)
+    kb = _open(ctx)
+    from ocgkb.mcp.server import serve
+
+    serve(kb, ctx.find_root().obj["kb_dir"] or paths.kb_dir())
+
+
 @main.group()
 def deck() -> None:
     """Check a deck (.ydk) against the deck rules and the Forbidden & Limited list."""
