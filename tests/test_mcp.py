@@ -6,7 +6,6 @@ from __future__ import annotations
 import json
 import queue
 import subprocess
-import sys
 import threading
 
 import pytest
@@ -15,7 +14,7 @@ from hypothesis import strategies as st
 
 from ocgkb.store.schema import MAX_CARD_TEXT, MAX_QUERY
 
-from conftest import DATA, KB
+from conftest import SMALL, ocgkb_command
 
 pytest.importorskip("mcp", reason="the mcp extra is not installed: pip install '.[mcp]'")
 
@@ -69,18 +68,7 @@ class Client:
 @pytest.fixture(scope="module")
 def server(kb_path, tmp_path_factory):
     stderr = (tmp_path_factory.mktemp("mcp") / "stderr").open("w+b")
-    command = [
-        sys.executable,
-        "-m",
-        "ocgkb",
-        "--db",
-        str(kb_path),
-        "--data-dir",
-        str(DATA),
-        "--kb-dir",
-        str(KB),
-    ]
-    client = Client([*command, "mcp"], stderr)
+    client = Client([*ocgkb_command(kb_path), "mcp"], stderr)
     client.initialized = client.request(
         "initialize",
         {"protocolVersion": "2025-06-18", "capabilities": {}, "clientInfo": {"name": "test", "version": "1"}},
@@ -91,6 +79,24 @@ def server(kb_path, tmp_path_factory):
     assert client.process.wait(timeout=20) == 0
     stderr.seek(0)
     assert b"Traceback" not in stderr.read()
+
+
+def test_a_first_use_builds_with_nothing_but_the_protocol_on_standard_output(tmp_path):
+    """Standard output is the protocol's: the build's progress goes to standard error."""
+    with (tmp_path / "stderr").open("w+b") as stderr:
+        client = Client([*ocgkb_command(tmp_path / "new.sqlite", SMALL), "mcp"], stderr)
+        hello = {
+            "protocolVersion": "2025-06-18",
+            "capabilities": {},
+            "clientInfo": {"name": "t", "version": "1"},
+        }
+        assert client.request("initialize", hello)["serverInfo"]["name"] == "ocgkb"
+        assert "section" in {tool["name"] for tool in client.request("tools/list")["tools"]}
+        client.process.stdin.close()
+        assert client.process.wait(timeout=20) == 0
+        assert client.lines.get(timeout=5) is None  # every line it wrote was an answer, read above
+        stderr.seek(0)
+        assert stderr.read().startswith(b"Building the knowledge base")
 
 
 def text_of(result: dict) -> str:
