@@ -136,6 +136,14 @@ def test_card_by_its_english_nickname_gives_its_password(server):
     assert "password 23434538" in text_of(result)
 
 
+def test_ask_about_a_cards_status_answers_from_the_lists(server):
+    result = server.call("ask", {"question": "增殖的G现在还是禁卡吗"})
+    status = result["structuredContent"]["status"]["cards"][0]["statuses"][0]
+    lines = text_of(result).splitlines()
+    assert lines[0] == "Forbidden & Limited (from the lists, not the rule texts):"
+    assert lines[1].startswith(f"「增殖的G」 {status['status']} ({status['copies']} cop")
+
+
 # One call of each tool; the scenario's YAML and the card text are written here.
 SCENARIO = """
 title: 一只怪兽攻击力上升

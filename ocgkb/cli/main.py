@@ -364,8 +364,9 @@ def card(ctx, name, limit, on, as_json) -> None:
         view = card_view(_open(ctx), name, limit, day)
     except NotFound as exc:
         if not as_json:
-            names = exc.detail.get("suggestions")
-            raise NotFound(f"{exc}; did you mean {', '.join(names)}?" if names else str(exc)) from None
+            from ocgkb.messages import with_suggestions
+
+            raise NotFound(with_suggestions(str(exc), exc.detail.get("suggestions"))) from None
         click.echo(json.dumps(exc.detail, ensure_ascii=False))
         sys.exit(exc.exit_code)
     _show(view, as_json, "render_card")

@@ -4,6 +4,8 @@ its verbatim text, so the citation travels with the words."""
 
 from __future__ import annotations
 
+from ocgkb.views.status import status_line
+
 # Said after every answer drawn from the texts.
 CITE_REMINDER = (
     "Cite the § number (or ruling topic and date) and the passage id of every passage you rely on."
@@ -26,9 +28,22 @@ def passage_lines(hits: list[dict], indent: str = "") -> list[str]:
     return lines
 
 
+def status_lines(status: dict | None) -> list[str]:
+    """An answer's Forbidden & Limited status of the cards it names, when asked."""
+    if not status:
+        return []
+    lines = ["Forbidden & Limited (from the lists, not the rule texts):"]
+    lines += [
+        f"「{card['card']}」 " + "; ".join(map(status_line, card["statuses"])) for card in status["cards"]
+    ]
+    return lines + status["warnings"]
+
+
 def hits_quote(view: dict) -> str:
-    """`search` and `ask`: the verdict when nothing fits, then the passages ranked."""
-    lines = [view["message"]] if view.get("message") else []
+    """`search` and `ask`: a card's status when asked, the verdict when nothing fits,
+    then the passages ranked."""
+    lines = status_lines(view.get("status"))
+    lines += [view["message"]] if view.get("message") else []
     lines += view.get("notes", [])
     if not view["hits"]:
         return "\n".join(lines + [f"Nothing in the texts answers {view['query']!r}."])

@@ -9,6 +9,7 @@ from typing import Any, NamedTuple
 from ocgkb import NotFound
 from ocgkb.mcp import quotes
 from ocgkb.mcp.arguments import FILTER_PARAMS, ArgumentError, Param, date, filters
+from ocgkb.messages import with_suggestions
 from ocgkb.store import schema
 from ocgkb.views.answer import answer
 from ocgkb.views.card import card_view
@@ -55,8 +56,7 @@ def _card(where: Where, args: dict) -> dict:
     try:
         return card_view(where.kb, args["name"], args["limit"], date(args, "on"))
     except NotFound as exc:  # the nearest names in the one line an assistant sees
-        names = exc.detail.get("suggestions")
-        raise NotFound(f"{exc}; did you mean {', '.join(names)}?" if names else str(exc)) from None
+        raise NotFound(with_suggestions(str(exc), exc.detail.get("suggestions"))) from None
 
 
 def _section(where: Where, args: dict) -> dict:
