@@ -16,8 +16,7 @@ from ocgkb.store.schema import MAX_CARD_TEXT, MAX_QUERY
 
 from conftest import SMALL, ocgkb_command
 
-pytest.importorskip("mcp", reason="the mcp extra is not installed: pip install '.[mcp]'")
-
+NEEDS_MCP = "the mcp extra is not installed: pip install '.[mcp]'"
 TOOLS = {"ask", "search", "card", "section", "concept", "replay", "deck_check", "read_card_text"}
 ANSWER_SECONDS = 60
 
@@ -67,6 +66,7 @@ class Client:
 
 @pytest.fixture(scope="module")
 def server(kb_path, tmp_path_factory):
+    pytest.importorskip("mcp", reason=NEEDS_MCP)
     stderr = (tmp_path_factory.mktemp("mcp") / "stderr").open("w+b")
     client = Client([*ocgkb_command(kb_path), "mcp"], stderr)
     client.initialized = client.request(
@@ -83,6 +83,7 @@ def server(kb_path, tmp_path_factory):
 
 def test_a_first_use_builds_with_nothing_but_the_protocol_on_standard_output(tmp_path):
     """Standard output is the protocol's: the build's progress goes to standard error."""
+    pytest.importorskip("mcp", reason=NEEDS_MCP)
     with (tmp_path / "stderr").open("w+b") as stderr:
         client = Client([*ocgkb_command(tmp_path / "new.sqlite", SMALL), "mcp"], stderr)
         hello = {
@@ -97,6 +98,25 @@ def test_a_first_use_builds_with_nothing_but_the_protocol_on_standard_output(tmp
         assert client.lines.get(timeout=5) is None  # every line it wrote was an answer, read above
         stderr.seek(0)
         assert stderr.read().startswith(b"Building the knowledge base")
+
+
+def test_without_the_extra_it_says_how_to_install_it_in_one_line(monkeypatch, tmp_path):
+    import importlib.util
+
+    from click.testing import CliRunner
+
+    from ocgkb.cli.main import main
+
+    find_spec = importlib.util.find_spec
+    monkeypatch.setattr(
+        importlib.util, "find_spec", lambda name, *a: None if name == "mcp" else find_spec(name, *a)
+    )
+    result = CliRunner().invoke(main, ["--db", str(tmp_path / "kb.sqlite"), "mcp"])
+    assert (
+        result.exit_code == 1
+        and result.output == "Error: the MCP server needs the mcp extra: pip install 'ocgkb[mcp]'\n"
+    )
+    assert not (tmp_path / "kb.sqlite").exists()  # nothing built for a server that cannot run
 
 
 def text_of(result: dict) -> str:
