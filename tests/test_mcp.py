@@ -183,6 +183,7 @@ expect:
 EACH_TOOL = [
     ("search", {"query": "卡时点", "kind": "ruling", "limit": 3}, "[", "hits"),
     ("section", {"number": "4.2.2"}, "§4.2.2 cost", "passages"),
+    ("section", {"number": "4"}, "\n    §4.2.2 cost\n", "tree"),
     ("concept", {"name": "miss-timing"}, "Definitions:", "definitions"),
     ("replay", {"name": "atk_rush_then_gale"}, ": pass", "log"),
     ("replay", {"yaml": SCENARIO}, "一只怪兽攻击力上升: pass", "outcomes"),

@@ -79,7 +79,12 @@ def section_quote(view: dict) -> str:
     if view.get("note"):
         lines.append(view["note"])
     lines += passage_lines(view["passages"])
-    lines += [f"  §{row['number']} {row['title']}" for row in view["tree"] if not view["passages"]]
+    if not view["passages"]:  # a number with no text of its own: the two levels below it
+        lines += [
+            "  " * row["depth"] + f"§{row['number']} {row['title']}"
+            for row in view["tree"]
+            if row["depth"] <= 2
+        ]
     if view["rulings"]:
         lines += ["Rulings on its concepts:", *passage_lines(view["rulings"])]
     return "\n".join(lines + [CITE_REMINDER])
