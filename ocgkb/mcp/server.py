@@ -37,6 +37,7 @@ PASSAGE, SECTION = "ocgkb://p/", "ocgkb://section/"
 
 
 def tool_list() -> list[types.Tool]:
+    """Every tool with its input schema; all of them only read."""
     return [
         types.Tool(
             name=tool.name,
