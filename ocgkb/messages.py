@@ -8,6 +8,12 @@ def no_such_card(query: str) -> str:
     return f"no card is called anything like {query!r}"
 
 
+def with_suggestions(message: str, names: list[str] | None) -> str:
+    """An unknown name's message with the nearest names, when there are any (the
+    card command, the MCP server's `card`)."""
+    return f"{message}; did you mean {', '.join(names)}?" if names else message
+
+
 # A damaged knowledge base is rebuilt once (the door's repair); these say how that went.
 NOT_REBUILT = "the knowledge base is damaged and could not be rebuilt"
 BEING_REBUILT = "the knowledge base is damaged and is being rebuilt; try again in a minute"

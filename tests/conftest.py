@@ -151,6 +151,13 @@ def web_client(kb_path):
         yield client
 
 
+def ocgkb_command(kb_path: Path, data: Path = DATA) -> list[str]:
+    """`python -m ocgkb` over this knowledge base, built from these sources and the real kb/."""
+    import sys
+
+    return [sys.executable, "-m", "ocgkb", "--db", str(kb_path), "--data-dir", str(data), "--kb-dir", str(KB)]
+
+
 def free_port() -> int:
     import socket
 
@@ -165,23 +172,12 @@ def live_server(kb_path):
     Stopped with Ctrl-C (SIGINT) at the end, as a person would."""
     import signal
     import subprocess
-    import sys
     import time
     import urllib.request
 
     pytest.importorskip("uvicorn", reason="the web extra is not installed: pip install '.[web]'")
     port = free_port()
-    command = [
-        sys.executable,
-        "-m",
-        "ocgkb",
-        "--db",
-        str(kb_path),
-        "--data-dir",
-        str(DATA),
-        "--kb-dir",
-        str(KB),
-    ]
+    command = ocgkb_command(kb_path)
     server = subprocess.Popen(
         [*command, "serve", "--port", str(port), "--quiet"],
         stdout=subprocess.PIPE,

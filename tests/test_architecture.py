@@ -22,7 +22,7 @@ LAYERS = [
     ("ocgkb.store",),
     ("ocgkb.query",),
     ("ocgkb.views", "ocgkb.study"),
-    ("ocgkb.cli", "ocgkb.web", "ocgkb.__main__"),
+    ("ocgkb.cli", "ocgkb.web", "ocgkb.mcp", "ocgkb.__main__"),
 ]
 MAX_FUNCTION_LINES = 60
 
@@ -118,7 +118,7 @@ def test_no_module_of_the_package_is_ignored_by_git():
     assert not ignored, ignored
 
 
-FRONT_ENDS = ("ocgkb.cli", "ocgkb.web")
+FRONT_ENDS = ("ocgkb.cli", "ocgkb.web", "ocgkb.mcp")
 # What a front end may import: the views (and study/: an export is a view of the
 # graph), the one door to the store, the typed search filters a front end fills
 # from its own parameters (a plain value, no query code), and layer 0 (the errors,

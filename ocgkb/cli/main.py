@@ -364,8 +364,9 @@ def card(ctx, name, limit, on, as_json) -> None:
         view = card_view(_open(ctx), name, limit, day)
     except NotFound as exc:
         if not as_json:
-            names = exc.detail.get("suggestions")
-            raise NotFound(f"{exc}; did you mean {', '.join(names)}?" if names else str(exc)) from None
+            from ocgkb.messages import with_suggestions
+
+            raise NotFound(with_suggestions(str(exc), exc.detail.get("suggestions"))) from None
         click.echo(json.dumps(exc.detail, ensure_ascii=False))
         sys.exit(exc.exit_code)
     _show(view, as_json, "render_card")
@@ -478,6 +479,30 @@ def replay(ctx: click.Context, path: str | None, as_json: bool, quiet: bool) -> 
 
         click.echo(render_replay(view["outcomes"], quiet))
     sys.exit(view["exit"])
+
+
+@main.command()
+@click.pass_context
+def mcp(ctx: click.Context) -> None:
+    """Serve the knowledge base to an AI assistant: a Model Context Protocol
+    server on standard input and output, one tool per command (ask, search,
+    card, section, concept, replay, deck_check, read_card_text) and every
+    section and passage as a resource. It only reads the knowledge base,
+    building it first if needed (progress on standard error).
+
+    Needs the mcp extra: pip install 'ocgkb[mcp]'. An MCP client runs it as
+    {"command": "ocgkb", "args": ["mcp"]}.
+    """
+    import importlib.util
+
+    from ocgkb.mcp import INSTALL_HINT
+
+    if importlib.util.find_spec("mcp") is None:
+        raise click.ClickException(INSTALL_HINT)
+    kb = _open(ctx)
+    from ocgkb.mcp.server import serve
+
+    serve(kb, ctx.find_root().obj["kb_dir"] or paths.kb_dir())
 
 
 @main.group()

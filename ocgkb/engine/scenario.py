@@ -137,16 +137,22 @@ class Outcome:
 def replay_files(files: list[Path]) -> list[Outcome]:
     """Every file replayed, each with its own verdict: one malformed file never
     hides what the others do."""
-    outcomes = []
-    for file in files:
-        try:
-            result = replay(read_scenario(file))
-        except ScenarioError as exc:
-            outcomes.append(Outcome(file, "malformed", str(exc)))
-            continue
-        status = "pass" if result.passed else "mismatch"
-        outcomes.append(Outcome(file, status, "; ".join(result.mismatches), result))
-    return outcomes
+    return [_outcome(file, read_scenario) for file in files]
+
+
+def replay_text(text: str, name: str = "scenario") -> Outcome:
+    """A scenario given as YAML text (no file), replayed under a file's limits;
+    `name` stands for the file in its messages."""
+    return _outcome(Path(name), lambda path: scenario_from(parse_yaml(text.encode("utf-8"), path), path))
+
+
+def _outcome(file: Path, read: Callable[[Path], Scenario]) -> Outcome:
+    try:
+        result = replay(read(file))
+    except ScenarioError as exc:
+        return Outcome(file, "malformed", str(exc))
+    status = "pass" if result.passed else "mismatch"
+    return Outcome(file, status, "; ".join(result.mismatches), result)
 
 
 def worst_exit(outcomes: list[Outcome]) -> int:
@@ -164,6 +170,11 @@ def load_yaml(path: Path) -> Any:
         raise ScenarioError(f"{path}: cannot read it ({exc.strerror})") from None
     except UnsafePathError as exc:
         raise ScenarioError(f"{exc}; a scenario is a YAML file") from None
+    return parse_yaml(data, path)
+
+
+def parse_yaml(data: bytes, path: Path) -> Any:
+    """YAML from a scenario's bytes (`path` names it in errors), under the same limits."""
     if len(data) > MAX_BYTES:
         raise ScenarioError(f"{path}: more than {MAX_BYTES:,} bytes is too big for a scenario")
     try:
@@ -212,7 +223,11 @@ def _check_size(text: str, path: Path) -> None:
 
 def read_scenario(path: Path) -> Scenario:
     """A scenario file, checked for shape; ScenarioError names what is wrong."""
-    data = load_yaml(path)
+    return scenario_from(load_yaml(path), path)
+
+
+def scenario_from(data: Any, path: Path) -> Scenario:
+    """A scenario from its parsed YAML, checked for shape."""
     if not isinstance(data, dict):
         raise ScenarioError(f"{path}: expected a mapping with title, cards, start, actions, expect")
     missing = [k for k in ("title", "cards", "actions", "expect") if k not in data]

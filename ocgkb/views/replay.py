@@ -24,6 +24,24 @@ def replay_view(path: Where, kb_dir: StrPath) -> dict:
     return {"outcomes": [o.as_dict() for o in outcomes], "exit": worst_exit(outcomes)}
 
 
+def replay_text_view(text: str) -> dict:
+    """`replay_view` of a scenario given as YAML text rather than a file, read and
+    played under a file's limits; malformed, it is a ScenarioError."""
+    from ocgkb.engine.scenario import ScenarioError, replay_text, worst_exit
+
+    outcome = replay_text(text)
+    if outcome.status == "malformed":
+        raise ScenarioError(outcome.reason)
+    return {"outcomes": [outcome.as_dict()], "exit": worst_exit([outcome])}
+
+
+def most_scenario_bytes() -> int:
+    """The most bytes a scenario's YAML may hold (the engine's limit)."""
+    from ocgkb.engine.scenario import MAX_BYTES
+
+    return MAX_BYTES
+
+
 def scenarios_replaying(kb: KnowledgeBase, passage_ids: list[str]) -> list[dict]:
     """The scenarios of kb/scenarios/ that replay any of these passages, by name."""
     return scenarios_replaying_groups(kb, [passage_ids])[0]
