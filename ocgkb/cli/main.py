@@ -144,18 +144,6 @@ def run() -> None:
     streams.exit_now(0)
 
 
-def _print_version(ctx: click.Context) -> None:
-    """`ocgkb --version`: the installed package's version (the source's when run uninstalled)."""
-    from importlib import metadata
-
-    try:
-        version = metadata.version("ocgkb")
-    except metadata.PackageNotFoundError:
-        version = __version__
-    click.echo(f"ocgkb {version}")
-    ctx.exit()
-
-
 def _colour(asked: bool | None) -> bool | None:
     """--color or --no-color when given; no colour when NO_COLOR is set to anything
     (no-color.org); otherwise None, click's default: colour on a terminal only."""
@@ -171,14 +159,7 @@ def _on_sigterm(signum, frame):
 
 
 @click.group(cls=_Group, context_settings={"help_option_names": ["-h", "--help"]})
-@click.option(
-    "--version",
-    is_flag=True,
-    is_eager=True,
-    expose_value=False,
-    callback=lambda ctx, _, asked: _print_version(ctx) if asked else None,
-    help="Show the version and exit.",
-)
+@click.version_option(__version__, prog_name="ocgkb")  # the package's version: pyproject reads it here
 @click.option(
     "--color/--no-color",
     default=None,
