@@ -45,14 +45,18 @@ def fit(text: str, width: int | None) -> str:
     return "\n".join(_wrap_line(line, width) for line in text.split("\n"))
 
 
+_WIDTHS: dict[str, int] = {}  # each character's columns, asked of unicodedata once
+
+
 def _char_width(char: str) -> int:
     if char < "\u0300":  # Latin, the most common case, answered first
         return 1
-    from unicodedata import combining, east_asian_width
+    width = _WIDTHS.get(char)
+    if width is None:
+        from unicodedata import combining, east_asian_width  # not on a piped command's start
 
-    if combining(char):
-        return 0
-    return 2 if east_asian_width(char) in "WF" else 1
+        width = _WIDTHS[char] = 0 if combining(char) else 2 if east_asian_width(char) in "WF" else 1
+    return width
 
 
 def display_width(text: str) -> int:
