@@ -116,6 +116,12 @@ def _on_a_terminal(args: list[str], **env: str) -> tuple[int, str]:
         ["section", "4"],
         ["section", "4.2.2"],
         ["card", "maxx c"],
+        ["search", "卡时点", "--kind", "ruling"],
+        [
+            "read",
+            "①：这张卡召唤成功时才能发动。从自己卡组把1只4星以下的怪兽加入手卡，那之后选自己1张手卡丢弃。",
+        ],
+        ["replay", "atk_rush_then_gale"],
     ],
 )
 def test_columns_80_and_no_color_on_a_terminal(kb_path, args):
@@ -133,6 +139,39 @@ def test_columns_80_and_no_color_on_a_terminal(kb_path, args):
     if max(map(display_width, unwrapped.splitlines())) > 80:  # what is wider when piped…
         assert len(lines) > len(unwrapped.splitlines())  # …is wrapped on the terminal
     assert "".join(shown.split()) == "".join(unwrapped.split())  # and lost nothing
+    assert_hanging(unwrapped.splitlines(), lines)
+
+
+def assert_hanging(long_lines: list[str], wrapped: list[str]) -> None:
+    """Each line wrapped into several: its continuations start indented, at least as
+    far as the line's own text, never at column 0."""
+    at = 0
+    for line in long_lines:
+        pieces = [wrapped[at]]
+        at += 1
+        while "".join(" ".join(pieces).split()) != "".join(line.split()):
+            pieces.append(wrapped[at])
+            at += 1
+        indent = len(line) - len(line.lstrip(" "))
+        for continuation in pieces[1:]:
+            assert continuation.startswith(" " * max(indent, 1)), (line, continuation)
+    assert at == len(wrapped)
+
+
+def test_the_first_build_shows_its_steps_on_a_terminal_and_nothing_when_piped(tmp_path):
+    from conftest import KB, SMALL
+
+    where = ["--data-dir", str(SMALL), "--kb-dir", str(KB)]
+    code, shown = _on_a_terminal(["--db", str(tmp_path / "a.sqlite"), *where, "concept", "cost"])
+    assert code == 0, shown
+    assert "building" in shown and "names" in shown and "100%" in shown
+    piped = subprocess.run(
+        [sys.executable, "-m", "ocgkb", "--db", str(tmp_path / "b.sqlite"), *where, "concept", "cost"],
+        capture_output=True,
+        text=True,
+    )
+    assert piped.returncode == 0
+    assert piped.stderr == "Building the knowledge base (first use or sources changed)…\n"
 
 
 def test_a_terminal_is_coloured_unless_told_not_to(kb_path):

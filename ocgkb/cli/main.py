@@ -38,7 +38,9 @@ def _build_progress(run):
             bar.update(1 if started else 0, name)
             started.append(name)
 
-        return run(step)
+        done = run(step)
+        bar.update(1, "done")  # the last step ends: the bar shows 100%
+        return done
 
 
 def _where(ctx: click.Context) -> tuple[str | None, str | None, str | None]:
