@@ -66,6 +66,14 @@ def test_latin_words_are_never_cut_and_long_ids_run_past_the_edge():
     )
 
 
+def test_a_word_wider_than_the_line_stands_alone_and_leaves_no_blank_line():
+    ident = "000_10f134482f0c174e.txt:258"
+    for text in (f"   ab {ident} cd", f"   {ident} 卡时点", click.style(f"   {ident} x", fg="red")):
+        lines = fit(text, 20).split("\n")
+        assert all(visible(line).strip() for line in lines), lines
+        assert ident in [visible(line).strip() for line in lines]
+
+
 def test_closing_marks_never_start_a_line_and_opening_marks_never_end_one():
     text = "效果处理，「甲乙丙丁」。" * 6
     for width in range(8, 30):

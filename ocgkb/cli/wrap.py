@@ -118,7 +118,7 @@ def _hang(line: str) -> int:
     visible = "".join(piece for kind, piece in _pieces(line) if kind != "esc")
     text = visible.lstrip(" ")
     indent = len(visible) - len(text)
-    number, dot, rest = text.partition(". ")
+    number, dot, _ = text.partition(". ")
     if dot and number.isdigit() and len(number) <= 3:
         indent += len(number) + 2
     elif len(text) > 1 and text[0] in _MARKERS and text[1] == " ":
@@ -133,12 +133,13 @@ def _wrap_line(line: str, width: int) -> str:
     lines: list[str] = []
     text, used, active = "", 0, []  # the line so far, its columns, the colour codes in force
     space = None  # a space box waiting for the word after it
+    words = False  # whether this line holds a word yet: a word wider than any line stands alone
     for box in _boxes(line):
         if box[2] and text:
             space = box
             continue
         gap = space[1] if space else 0
-        if used and used + gap + box[1] > width:
+        if words and used + gap + box[1] > width:
             # The break: the waiting space is dropped (its colour codes kept) and the
             # colours in force end here and resume after the indent.
             dropped = space[0].replace(" ", "") if space else ""
@@ -147,7 +148,7 @@ def _wrap_line(line: str, width: int) -> str:
             text, used = " " * hang + "".join(active), hang
         elif space:
             text, used, active = text + space[0], used + gap, _in_force(active, space[0])
-        space = None
+        space, words = None, words or (box[1] > 0 and not box[2])
         text, used, active = text + box[0], used + box[1], _in_force(active, box[0])
     lines.append(text + (space[0] if space else ""))
     return "\n".join(lines)
