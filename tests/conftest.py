@@ -79,8 +79,9 @@ def db(kb_path) -> sqlite3.Connection:
 
 @pytest.fixture
 def cli(kb_path):
-    """Run `ocgkb ARGS…` against the session's knowledge base; returns the result."""
-    runner = CliRunner()
+    """Run `ocgkb ARGS…` against the session's knowledge base; returns the result
+    (piped text: a COLUMNS in the environment would wrap it)."""
+    runner = CliRunner(env={"COLUMNS": None})
 
     def run(*args: str, expect: int | None = 0):
         result = runner.invoke(main, ["--db", str(kb_path), *args], catch_exceptions=False)

@@ -5,6 +5,7 @@ import os
 import pytest
 
 from ocgkb.study.export import write
+from ocgkb.study.figures import NO_CJK_NOTE
 from ocgkb.study.graph import build_graph
 
 from conftest import ROOT
@@ -47,3 +48,6 @@ def test_the_study_notebook_runs_and_saves_its_plots(kb, tmp_path, monkeypatch):
         if o.get("output_type") == "error"
     ]
     assert errors == []
+    # It says whether its labels are in Chinese (a CJK font found) or why not.
+    said = "".join(o.get("text", "") for c in notebook.cells for o in c.get("outputs", []))
+    assert "labels in Chinese, in Noto" in said or NO_CJK_NOTE in said

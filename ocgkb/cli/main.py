@@ -29,8 +29,18 @@ def _build_progress(run):
     signal.signal(signal.SIGTERM, _on_sigterm)
     if not sys.stderr.isatty():
         return run(lambda name: None)
-    with click.progressbar(length=build_steps(), label="building", file=sys.stderr) as bar:
-        return run(lambda name: bar.update(1))
+    with click.progressbar(
+        length=build_steps(), label="building", file=sys.stderr, item_show_func=lambda name: name
+    ) as bar:
+        started = []  # a step is done when the next one starts: the bar names the one running
+
+        def step(name: str) -> None:
+            bar.update(1 if started else 0, name)
+            started.append(name)
+
+        done = run(step)
+        bar.update(1, "done")  # the last step ends: the bar shows 100%
+        return done
 
 
 def _where(ctx: click.Context) -> tuple[str | None, str | None, str | None]:
@@ -136,12 +146,27 @@ def run() -> None:
     streams.exit_now(0)
 
 
+def _colour(asked: bool | None) -> bool | None:
+    """--color or --no-color when given; no colour when NO_COLOR is set to anything
+    (no-color.org); otherwise None, click's default: colour on a terminal only."""
+    import os
+
+    if asked is not None:
+        return asked
+    return False if os.environ.get("NO_COLOR") else None
+
+
 def _on_sigterm(signum, frame):
     raise KeyboardInterrupt  # so that a build stopped by `kill` cleans up after itself
 
 
 @click.group(cls=_Group, context_settings={"help_option_names": ["-h", "--help"]})
-@click.version_option(__version__, prog_name="ocgkb")
+@click.version_option(__version__, prog_name="ocgkb")  # the package's version: pyproject reads it here
+@click.option(
+    "--color/--no-color",
+    default=None,
+    help="Colour the output or not (default: on a terminal, unless NO_COLOR is set).",
+)
 @click.option(
     "--db",
     type=click.Path(dir_okay=False),
@@ -161,7 +186,9 @@ def _on_sigterm(signum, frame):
     help="The curated ontology and lists (default: the bundled kb/; env OCGKB_KB).",
 )
 @click.pass_context
-def main(ctx: click.Context, db: str | None, data_dir: str | None, kb_dir: str | None) -> None:
+def main(
+    ctx: click.Context, color: bool | None, db: str | None, data_dir: str | None, kb_dir: str | None
+) -> None:
     """A rulings knowledge base for the Yu-Gi-Oh! OCG, over the Chinese rule texts.
 
     \b
@@ -174,6 +201,7 @@ def main(ctx: click.Context, db: str | None, data_dir: str | None, kb_dir: str |
 
     The knowledge base is built on first use and rebuilt when a source changes.
     """
+    ctx.color = _colour(color)
     # Spelled as pathlib would (`./kb/` is `kb`), in strings: no pathlib on a question's start.
     db, data_dir, kb_dir = (None if value is None else paths.plain(value) for value in (db, data_dir, kb_dir))
     for option, value in (("--db", db), ("--data-dir", data_dir), ("--kb-dir", kb_dir)):
@@ -221,7 +249,7 @@ def build(ctx: click.Context, as_json: bool, verbose: bool, check: bool) -> None
         return
     from ocgkb.cli.render import render_report
 
-    click.echo(render_report(report.as_dict(), verbose))
+    _echo(render_report(report.as_dict(), verbose))
 
 
 def _filters_options(fn):
@@ -280,7 +308,14 @@ def _show(view: dict, as_json: bool, render: str) -> None:
 
     module, _, function = render.rpartition(".")
     renderers = importlib.import_module(f"ocgkb.cli.{module or 'render'}")
-    click.echo(getattr(renderers, function)(view))
+    _echo(getattr(renderers, function)(view))
+
+
+def _echo(text: str) -> None:
+    """Text for a person: wrapped to the terminal's width (or `COLUMNS`), as is when piped."""
+    from ocgkb.cli.wrap import fit, terminal_width
+
+    click.echo(fit(text, terminal_width()))
 
 
 @_question_command("query", schema.MOST_HITS, schema.DEFAULT_HITS)
@@ -477,7 +512,7 @@ def replay(ctx: click.Context, path: str | None, as_json: bool, quiet: bool) -> 
     else:
         from ocgkb.cli.render import render_replay
 
-        click.echo(render_replay(view["outcomes"], quiet))
+        _echo(render_replay(view["outcomes"], quiet))
     sys.exit(view["exit"])
 
 

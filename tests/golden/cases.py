@@ -90,7 +90,8 @@ def run(db: Path, args: list[str], tmp: Path) -> dict:
     if args[0] == "export":
         out = tmp / ("export-" + hashlib.sha256(" ".join(args).encode()).hexdigest()[:12])
         args = [*args, "--output", str(out)]
-    result = CliRunner().invoke(main, ["--db", str(db), *args])
+    # Piped text as a script reads it: a COLUMNS in the recorder's environment would wrap it.
+    result = CliRunner(env={"COLUMNS": None}).invoke(main, ["--db", str(db), *args])
     text = result.stdout
     if args[0] == "export":
         files = sorted(out.iterdir()) if out.is_dir() else [out] if out.exists() else []
