@@ -2,8 +2,9 @@
 hanging indent, so that a wrapped line still shows where it belongs.
 
 Columns are counted as a terminal shows them: an East Asian wide character takes
-two, a colour code none. Latin words are never cut (a long id or path runs past
-the edge rather than break); Chinese may break between any two characters, but a
+two, a colour code none. A Latin word is cut only when it is wider than the
+line itself (a long path: the terminal would cut it anyway, at column 0, losing
+the indent); Chinese may break between any two characters, but a
 closing mark (，。」）) never starts a line and an opening one (「（) never ends one.
 `unicodedata` (a C module, loaded only when a line is wrapped) says which
 characters are wide: `wcwidth` would add a dependency for the same answer here.
@@ -133,8 +134,10 @@ def _wrap_line(line: str, width: int) -> str:
     lines: list[str] = []
     text, used, active = "", 0, []  # the line so far, its columns, the colour codes in force
     space = None  # a space box waiting for the word after it
-    words = False  # whether this line holds a word yet: a word wider than any line stands alone
-    for box in _boxes(line):
+    words = False  # whether this line holds a word yet
+    visible = "".join(piece for kind, piece in _pieces(line) if kind != "esc")
+    indent = len(visible) - len(visible.lstrip(" "))  # the first line's own, colour codes aside
+    for box in _cut_overlong(_boxes(line), max(width - max(hang, indent), 1)):
         if box[2] and text:
             space = box
             continue
@@ -152,6 +155,24 @@ def _wrap_line(line: str, width: int) -> str:
         text, used, active = text + box[0], used + box[1], _in_force(active, box[0])
     lines.append(text + (space[0] if space else ""))
     return "\n".join(lines)
+
+
+def _cut_overlong(boxes: list[list], room: int) -> list[list]:
+    """The boxes, each word wider than `room` columns cut into pieces that fit."""
+    fitted: list[list] = []
+    for box in boxes:
+        if box[2] or box[1] <= room:
+            fitted.append(box)
+            continue
+        piece, used = "", 0
+        for kind, char in _pieces(box[0]):
+            columns = 0 if kind == "esc" else _char_width(char)
+            if used + columns > room:
+                fitted.append([piece, used, False])
+                piece, used = "", 0
+            piece, used = piece + char, used + columns
+        fitted.append([piece, used, False])
+    return fitted
 
 
 def _in_force(active: list[str], text: str) -> list[str]:
