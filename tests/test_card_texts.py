@@ -377,5 +377,7 @@ def test_the_card_page_and_an_answer_show_an_imported_text_read(cli, cdb, web_cl
 def test_without_an_import_the_card_page_says_where_to_get_a_text(web_client):
     from ocgkb.messages import NO_CARD_TEXT
 
-    page = html.unescape(web_client.get(f"/card/{QUICK_PLAY[0]}").text)
+    page = html.unescape(web_client.get(f"/card/{QUICK_PLAY[0]}", headers={"Accept-Language": "en"}).text)
     assert NO_CARD_TEXT in page
+    page = html.unescape(web_client.get(f"/card/{QUICK_PLAY[0]}", headers={"Accept-Language": "zh"}).text)
+    assert "本项目不附带卡片效果文本" in page and "ocgkb cards import" in page

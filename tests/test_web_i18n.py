@@ -194,3 +194,33 @@ def test_the_concept_graph_is_a_labelled_group_of_links(client):
     assert 'role="group"' in svg and 'role="img"' not in svg and "aria-label=" in svg
     caption = re.search(r"<figcaption[^>]*>(.*?)</figcaption>", page).group(1)
     assert re.search(r"\b\d+ concepts\b", caption) and not re.search(r"\b([2-9]|\d\d+) concept\b", caption)
+
+
+def _text(html_part: str) -> str:
+    return re.sub(r"\s+", " ", re.sub(r"<[^>]+>", " ", html_part)).strip()
+
+
+def status_items(page: str) -> list[str]:
+    """The text of each region's line in a card page's status box."""
+    import html
+
+    box = page.split('class="status"')[1].split("</ul>")[0]
+    return [_text(html.unescape(li)) for li in re.findall(r"<li>(.*?)</li>", box)]
+
+
+@pytest.mark.parametrize("on", [None, "2025-06-01", "2020-01-01"])
+def test_a_cards_status_is_said_in_the_pages_language_from_the_views_fields(web_client, on):
+    """English says what the view's own sentence says; Chinese says it in Chinese."""
+    from ocgkb.views.card import card_view
+
+    query = f"?on={on}" if on else ""
+    view = card_view(web_client.app.state.kb, "增殖的G", day=on)
+    en = web_client.get(f"/card/{quote('增殖的G')}{query}", headers={"Accept-Language": "en"}).text
+    zh = web_client.get(f"/card/{quote('增殖的G')}{query}", headers={"Accept-Language": "zh"}).text
+    for region, shown in zip(view["status"]["regions"], status_items(en), strict=True):
+        said = f"{region['region_name']}: {region['says']} {region['history_says']}"
+        assert "".join(shown.lower().split()) == "".join(said.lower().split())  # the labels are capitalised
+    for region, shown in zip(view["status"]["regions"], status_items(zh), strict=True):
+        assert region["says"] not in shown and re.search(
+            r"[\u4e00-\u9fff]", shown.replace(region["region_name"], "")
+        )

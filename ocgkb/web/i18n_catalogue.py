@@ -3,6 +3,8 @@ holds them equal and finds every key the templates use). A pair is (one, many)."
 
 from __future__ import annotations
 
+from ocgkb.messages import NO_CARD_TEXT
+
 Label = str | tuple[str, str]
 
 ZH: dict[str, Label] = {
@@ -43,6 +45,15 @@ ZH: dict[str, Label] = {
     "status.unlimited": "无限制",
     "status.copies": "{n} 张",
     "status.under": "依 {region} 卡表，生效于",
+    "status.newest": "，数据中最新的一份（其后公布的卡表此处不知）",
+    "status.in_force_on": "，{day} 时生效",
+    "status.none_in_force": "{day} 时尚无 {region} 卡表生效：数据中最早的一份生效于 {first}",
+    "status.from": "{status}：自 {since} 起",
+    "status.since": "{status}：{since} 起",
+    "status.on_no_list": "{first} 至 {last} 的 {region} 卡表均未列入",
+    "status.on_every_list": "{first} 至 {last} 的 {region} 卡表均为{status}",
+    "status.partial": "（该卡表上游数据似乎不全）",
+    "card.no_text": "本项目不附带卡片效果文本；用 `ocgkb cards import PATH/cards.cdb` 导入你自己的 ygopro cards.cdb，即可在此读到此卡的文本及其解读",
     "readings.heading": "卡片文本的解读",
     "readings.the_text": "引用的文本",
     "readings.quoted": "问题中引用",
@@ -215,6 +226,15 @@ EN: dict[str, Label] = {
     "status.unlimited": "Unlimited",
     "status.copies": ("{n} copy", "{n} copies"),
     "status.under": "under the {region} list of",
+    "status.newest": ", the newest in the data (a list announced after it is not known here)",
+    "status.in_force_on": ", in force on {day}",
+    "status.none_in_force": "no {region} list was in force on {day}: the first in the data is {first}",
+    "status.from": "{status} from {since}",
+    "status.since": "{status} since {since}",
+    "status.on_no_list": "on no {region} list from {first} to {last}",
+    "status.on_every_list": "{status} on every {region} list from {first} to {last}",
+    "status.partial": " (on a list that looks incomplete upstream)",
+    "card.no_text": NO_CARD_TEXT,  # the command line's words
     "readings.heading": "The card text read",
     "readings.the_text": "The text quoted",
     "readings.quoted": "quoted in the question",
