@@ -213,7 +213,8 @@ JAPANESE = [
     ("①：自分の墓地のモンスター１体を除外して発動できる。自分は１枚ドローする。", "monster", [IGNITION._replace(cost="自分の墓地のモンスター1体を除外して", condition=None)]),
     ("このカード名の①の効果はデュエル中に１度しか使用できない。①：自分メインフェイズに発動できる。自分は２枚ドローする。", "monster", [IGNITION._replace(n=1)]),
     ("①：相手メインフェイズに、このカードをリリースして発動できる。相手フィールドのカード１枚を破壊する。", "monster", [QUICK._replace(cost="このカードをリリースして", condition="相手メインフェイズに")]),
-    ("リバース：フィールドのモンスター１体を対象としてそのモンスターを破壊する。", "monster", [E("flip", 1, targets=True)]),
+    ("リバース：フィールドのモンスター１体を対象としてそのモンスターを破壊する。", "monster", [E("flip", 1, False, targets=True)]),
+    ("リバース：自分はデッキから１枚ドローできる。", "monster", [E("flip", 1, True)]),
     ("①：このカードがモンスターゾーンに存在する限り、自分フィールドのモンスターの攻撃力は３００アップする。", "monster", [CONTINUOUS]),
     ("①：このカードの発動時の効果処理として、デッキから植物族モンスター１体を手札に加える事ができる。②：自分フィールドの植物族モンスターの攻撃力は２００アップする。", "field_spell", [E("activation", 1, True, n=1), CONTINUOUS._replace(n=2)]),
     ("このカード名のカードは１ターンに１枚しか発動できない。①：フィールドのカード１枚を対象として発動できる。そのカードを破壊する。", "quick_play_spell", [E("activation", 2, True, targets=True, once_per_turn="card_name")]),
@@ -233,7 +234,19 @@ ENGLISH = [
     ('You can only use the 2nd effect of "Lantern Keeper" once per turn. During your Main Phase: You can draw 1 card. If this card is sent to the GY: You can draw 1 card.', "monster", [IGNITION, TRIGGER_IF._replace(once_per_turn="card_name")]),
     ("You can Tribute this card; Special Summon 1 monster from your hand. You cannot Special Summon from the Extra Deck for the rest of this turn.", "monster", [IGNITION._replace(cost="Tribute this card", condition=None)]),
     ('You can only use this effect of "Lantern Keeper" once per Duel. During your Main Phase: You can draw 2 cards.', "monster", [IGNITION._replace(n=1)]),
-    ("FLIP: Target 1 card on the field; destroy it.", "monster", [E("flip", 1, targets=True)]),
+    ("FLIP: Target 1 card on the field; destroy it.", "monster", [E("flip", 1, False, targets=True)]),
+    ("FLIP: You can draw 1 card.", "monster", [E("flip", 1, True)]),
+    # A translation's own numbers: (1) and (2) kept, a sentence without one carries on.
+    (
+        'You can only use each effect of "Lantern Sage" once per turn. (1) If this card is Normal Summoned: '
+        "You can draw 1 card. Then discard 1 card. (2) During your opponent's turn (Quick Effect): "
+        "You can discard 1 card, then target 1 card on the field; destroy it.",
+        "monster",
+        [
+            E("trigger", 1, True, "if", False, once_per_turn="card_name", n=1, condition="If this card is Normal Summoned"),
+            E("quick", 2, True, targets=True, once_per_turn="card_name", cost="discard 1 card", n=2),
+        ],
+    ),
     ("When this card is activated: You can add 1 Plant monster from your Deck to your hand. Plant monsters you control gain 200 ATK.", "field_spell", [E("activation", 1, True, n=1), CONTINUOUS._replace(n=2)]),
     ("Cannot be Normal Summoned/Set. Monsters you control gain 300 ATK.", "monster", [E("summon_condition", n=0), CONTINUOUS._replace(n=1)]),
     ("During damage calculation (Quick Effect): You can discard this card; you take no battle damage from that battle.", "monster", [QUICK._replace(cost="discard this card")]),

@@ -28,11 +28,17 @@ CARRIES_ON = re.compile(
 )
 
 
+# A translation's effect number: "(1):", "(2)", "①".
+NUMBERED = re.compile(r"^(?:\((\d{1,2})\)|([①-⑳]))\s*:?\s*")
+
+
 def split(text: str) -> tuple[list[tuple[int, str]], dict[int, str]]:
     """One effect a sentence (a sentence that carries on joins the one before),
-    numbered 1, 2 …; a summon condition is n = 0; the header's limits apart."""
+    numbered 1, 2 … unless the text numbers them itself ((1), ①: a sentence
+    without a number then carries on the one before); a summon condition is
+    n = 0; the header's limits apart."""
     header: dict[int, str] = {}
-    zero, effects = [], []
+    zero, effects, numbers = [], [], []
     for sentence in (s.strip() for s in re.split(r'(?<=[.!])["”]?\s+(?=[A-Z(])|\n', text) if s.strip()):
         named = re.sub(r"\b(1st|first|2nd|second|3rd|third)\b", lambda m: ORDINALS[m[1].lower()], sentence)
         limit = header_limit(named, CARD_NAME_ONCE, ACTIVATIONS_ONCE)
@@ -42,11 +48,16 @@ def split(text: str) -> tuple[list[tuple[int, str]], dict[int, str]]:
             continue  # a limit per duel is no once-per-turn limit
         elif SUMMON_CONDITION.search(sentence) and ":" not in sentence:
             zero.append(sentence)
-        elif effects and CARRIES_ON.search(sentence):
+        elif number := NUMBERED.match(sentence):
+            numbers.append(int(number[1]) if number[1] else ord(number[2]) - ord("①") + 1)
+            effects.append(sentence[number.end() :])
+        elif effects and (CARRIES_ON.search(sentence) or numbers):
             effects[-1] += " " + sentence
         else:
             effects.append(sentence)
     pieces = [(0, " ".join(zero))] if zero else []
+    if numbers and len(numbers) == len(effects):
+        return pieces + list(zip(numbers, effects, strict=True)), header
     return pieces + list(enumerate(effects, 1)), header
 
 

@@ -74,11 +74,18 @@ def _effect(n: int, body: str, card_kind: str | None, header_once: dict[int, str
         "cost": (", " if markers.language == "en" else "、").join(cost) or None,
         "target": target,
         "once_per_turn": header_once.get(n) or header_once.get(0) or _once(body, markers),
-        "optional": optional,
+        # A flip effect is activated: optional only when it says so (You can, できる).
+        "optional": optional if activation or not markers.flip.search(body) else _says_optional(body),
         "trigger_wording": None if chain_response or not event else event,
         "limit": once and once.group(0),
     }
     return build_effect(n, body, found, card_kind, chain_response)
+
+
+def _says_optional(body: str) -> bool:
+    """Whether an effect's first sentence says it may be used: 'You can', できる."""
+    first = re.split(r"(?<=[.。])\s*", body)[0]
+    return bool(re.search(r"\bYou can\b|できる", first, re.IGNORECASE))
 
 
 def _wording(condition: str, markers: Markers) -> str | None:
