@@ -4,6 +4,7 @@ knowledge base, and the command with --card and bad input."""
 
 from __future__ import annotations
 
+import re
 import json
 import subprocess
 import sys
@@ -674,3 +675,10 @@ def test_the_damage_steps_times_cite_000(text, kind, cite):
 )
 def test_the_language_is_told_by_its_script(text, language):
     assert language_of(text) == language
+
+
+def test_every_conclusion_is_said_in_english_and_in_chinese():
+    for text, card_kind, _ in CHINESE:
+        for effect in read_card_text(text, card_kind)["effects"]:
+            for conclusion in effect["conclusions"]:
+                assert conclusion["says"] and re.search(r"[\u4e00-\u9fff]", conclusion["says_zh"]), conclusion

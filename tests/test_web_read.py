@@ -297,10 +297,15 @@ def test_a_card_page_says_why_a_text_was_not_read(web_client, with_effect_text):
 
 
 def test_a_card_page_without_a_text_gives_the_hint_in_one_quiet_line(web_client, with_effect_text):
-    with_effect_text({"text": None, "hint": "import a cards.cdb to see its text: ocgkb cards import"})
-    main = main_of(web_client.get(f"/card/{quote(QUICK_PLAY)}").text)
-    assert '<p class="quiet">import a cards.cdb to see its text: ocgkb cards import</p>' in main
-    assert "effect-text-box" not in main
+    """The hint in the page's language, and a warning about damaged texts beside it."""
+    from ocgkb.web.i18n_catalogue import EN, ZH
+
+    with_effect_text({"text": None, "hint": EN["card.no_text"], "warning": "the imported texts are damaged"})
+    for lang, labels in (("en", EN), ("zh", ZH)):
+        page = web_client.get(f"/card/{quote(QUICK_PLAY)}", headers={"Accept-Language": lang}).text
+        main = html.unescape(main_of(page))
+        assert f'<p class="quiet">{labels["card.no_text"]}</p>' in main
+        assert "the imported texts are damaged" in main and "effect-text-box" not in main
 
 
 def test_a_card_page_before_imported_texts_says_where_to_get_one(web_client):
@@ -336,3 +341,15 @@ def test_an_answer_shows_each_reading_with_its_citations(web_client, kb, monkeyp
 
 def test_an_answer_without_readings_shows_none(web_client):
     assert "readings" not in main_of(web_client.get("/ask", params={"q": "这个效果会错过时点吗"}).text)
+
+
+def test_each_conclusion_is_said_in_the_pages_language(web_client, kb):
+    view = read_view(kb, TWO_EFFECTS)
+    for lang, field in (("zh", "says_zh"), ("en", "says")):
+        page = web_client.post("/read", data={"text": TWO_EFFECTS}, headers={"Accept-Language": lang}).text
+        main = html.unescape(main_of(page))
+        said = [c[field] for effect in view["effects"] for c in effect["conclusions"]]
+        assert said and all(line in main for line in said), [line for line in said if line not in main]
+    assert "会错过时点：任意发动的“…时”诱发效果" in html.unescape(
+        web_client.post("/read", data={"text": TWO_EFFECTS}, headers={"Accept-Language": "zh"}).text
+    )

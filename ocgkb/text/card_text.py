@@ -127,9 +127,32 @@ DAMAGE_CALCULATION = re.compile(r"伤害计算(?:时|前)")
 # The damage step's times the rule texts name (000 §6.3.4.3.2–4), and what each makes of an effect.
 DAMAGE_TIMES = re.compile(r"伤害计算[时前后]")
 DAMAGE_TIME_READINGS = {
-    "伤害计算时": ("damage_calculation", "activated at damage calculation by choice: a quick effect's time"),
-    "伤害计算前": ("damage_quick", "before damage calculation: a time for monsters' quick effects"),
-    "伤害计算后": ("after_damage", "after damage calculation: effects chained by priority, as triggers"),
+    "伤害计算时": (
+        "damage_calculation",
+        "activated at damage calculation by choice: a quick effect's time",
+        "伤害计算时由玩家选择发动：诱发即时效果的时机",
+    ),
+    "伤害计算前": (
+        "damage_quick",
+        "before damage calculation: a time for monsters' quick effects",
+        "伤害计算前：怪兽的诱发即时效果的时机",
+    ),
+    "伤害计算后": (
+        "after_damage",
+        "after damage calculation: effects chained by priority, as triggers",
+        "伤害计算后：按优先权组成连锁，如诱发效果",
+    ),
+}
+# Each effect kind as the Chinese rule texts name it, for a conclusion said in Chinese.
+KIND_ZH = {
+    "ignition": "起动效果",
+    "quick": "诱发即时效果",
+    "trigger": "诱发效果",
+    "continuous": "永续效果",
+    "flip": "反转效果",
+    "activation": "卡的发动",
+    "summon_condition": "召唤条件",
+    "other": "发动以外的效果",
 }
 # A phase of one's own turn or a step an effect waits on: a trigger, neither
 # 'when' nor 'if' (伤害计算后: 000 §6.3.4.3.4).
@@ -496,35 +519,49 @@ def _wording(condition: str | None, event) -> tuple[str | None, bool]:
 
 
 def _conclude(effect: dict, card_kind: str | None, chain_response: bool) -> None:
-    """Each conclusion of the effect as one line with the passage it rests on."""
-    say = effect["conclusions"].append
+    """Each conclusion of the effect as one line, in English and in Chinese
+    (`says`, `says_zh`), with the passage it rests on."""
+
+    def say(about: str, says: str, says_zh: str, cite: str) -> None:
+        effect["conclusions"].append({"about": about, "says": says, "says_zh": says_zh, "cite": CITES[cite]})
+
     kind = effect["kind"]
     effect["spell_speed"] = _speed(kind, card_kind)
-    say({"about": "kind", "says": f"kind: {kind}", "cite": CITES[kind]})
-    battle = DAMAGE_TIMES.search(effect["condition"] or "") if kind in ("quick", "trigger") else None
+    say("kind", f"kind: {kind}", f"种类：{KIND_ZH[kind]}", kind)
+    battle = DAMAGE_TIME_READINGS.get(_damage_time(effect, kind))
     if battle:
-        cite, says = DAMAGE_TIME_READINGS[battle.group(0)]
-        say({"about": "kind", "says": says, "cite": CITES[cite]})
+        say("kind", battle[1], battle[2], battle[0])
     if effect["spell_speed"]:
         speed = effect["spell_speed"]
-        say({"about": "spell_speed", "says": f"spell speed {speed}", "cite": CITES[f"speed_{speed}"]})
-    if effect["optional"] is not None:
-        says = (
-            "optional (才能 / 可以 / できる / You can)" if effect["optional"] else "mandatory: no 才能 / 可以"
-        )
-        say({"about": "optional", "says": says, "cite": CITES["optional"]})
+        say("spell_speed", f"spell speed {speed}", f"咒文速度 {speed}", f"speed_{speed}")
+    if effect["optional"] is True:
+        say("optional", "optional (才能 / 可以 / できる / You can)", "任意发动（才能 / 可以）", "optional")
+    elif effect["optional"] is False:
+        say("optional", "mandatory: no 才能 / 可以", "强制发动：没有才能 / 可以", "optional")
     effect["can_miss_timing"] = _misses(effect, chain_response, say)
     effect["_when_mandatory"] = effect["trigger_wording"] == "when" and effect["optional"] is False
     if effect["condition"]:
-        say({"about": "condition", "says": f"condition: {effect['condition']}", "cite": CITES["parts"]})
+        say("condition", f"condition: {effect['condition']}", f"发动条件：{effect['condition']}", "parts")
     if effect["cost"]:
-        say({"about": "cost", "says": f"cost: {effect['cost']}", "cite": CITES["cost_written_before"]})
+        say("cost", f"cost: {effect['cost']}", f"cost：{effect['cost']}", "cost_written_before")
     if effect["targets"]:
-        say({"about": "targets", "says": f"targets: {effect['target']}", "cite": CITES["parts_example"]})
+        say("targets", f"targets: {effect['target']}", f"取对象：{effect['target']}", "parts_example")
     once = effect["once_per_turn"]
-    if once != "none":
-        whose = "by card name, for the player" if once == "card_name" else "for this card itself"
-        say({"about": "once_per_turn", "says": f"once per turn {whose}", "cite": CITES[f"once_{once}"]})
+    if once == "card_name":
+        say(
+            "once_per_turn",
+            "once per turn by card name, for the player",
+            "同名卡每回合限制（对玩家）",
+            "once_card_name",
+        )
+    elif once == "this_card":
+        say("once_per_turn", "once per turn for this card itself", "这张卡自身每回合限制", "once_this_card")
+
+
+def _damage_time(effect: dict, kind: str) -> str | None:
+    """The damage step's time a quick effect or trigger names, if any."""
+    battle = DAMAGE_TIMES.search(effect["condition"] or "") if kind in ("quick", "trigger") else None
+    return battle.group(0) if battle else None
 
 
 def _misses(effect: dict, chain_response: bool, say) -> bool | None:
@@ -532,24 +569,35 @@ def _misses(effect: dict, chain_response: bool, say) -> bool | None:
     card whose activation waits on a 'when' event) can miss the timing."""
     about = "can_miss_timing"
     if chain_response:
-        says = "a chain-response timing (…发动时 / …之际): chained directly or not at all"
-        say({"about": about, "says": says, "cite": CITES["chain_response"]})
+        say(
+            about,
+            "a chain-response timing (…发动时 / …之际): chained directly or not at all",
+            "连锁对应的时点（…发动时 / …之际）：只能直接连锁发动",
+            "chain_response",
+        )
         return None
     wording = effect["trigger_wording"]
     # A spell or trap's effect other than its activation waits on its event as a trigger does.
     if effect["kind"] not in ("trigger", "activation", "other") or wording is None:
         return None
     if wording == "if":
-        says = "cannot miss the timing: an 'if' (…的场合) effect"
-        say({"about": about, "says": says, "cite": CITES["if_never_misses"]})
+        say(
+            about,
+            "cannot miss the timing: an 'if' (…的场合) effect",
+            "不会错过时点：“…的场合”的效果",
+            "if_never_misses",
+        )
         return False
     if not effect["optional"]:
-        says = "cannot miss the timing: a mandatory 'when' trigger"
+        said = ("cannot miss the timing: a mandatory 'when' trigger", "不会错过时点：强制发动的“…时”诱发效果")
     elif effect["kind"] != "activation":
-        says = "can miss the timing: an optional 'when' trigger"
+        said = ("can miss the timing: an optional 'when' trigger", "会错过时点：任意发动的“…时”诱发效果")
     else:
-        says = "can miss the timing: an activation that waits on a 'when' event"
-    say({"about": about, "says": says, "cite": CITES["optional_when_misses"]})
+        said = (
+            "can miss the timing: an activation that waits on a 'when' event",
+            "会错过时点：等待“…时”事件的发动",
+        )
+    say(about, *said, "optional_when_misses")
     return bool(effect["optional"])
 
 
@@ -597,7 +645,10 @@ def _bare_activation(card_kind: str, header_once: dict[int, str]) -> dict:
     effect["once_per_turn"] = header_once.get(ACTIVATION_LIMIT, "none")
     effect["conclusions"].clear()
     _conclude(effect, card_kind, False)
-    effect["conclusions"][0]["says"] = "kind: activation (the card's own, with no effect of its own)"
+    effect["conclusions"][0].update(
+        says="kind: activation (the card's own, with no effect of its own)",
+        says_zh="种类：卡的发动（没有效果）",
+    )
     return effect
 
 
