@@ -4,8 +4,8 @@ knowledge base, and the command with --card and bad input."""
 
 from __future__ import annotations
 
-import re
 import json
+import re
 import subprocess
 import sys
 from typing import NamedTuple
