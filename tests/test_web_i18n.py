@@ -224,3 +224,16 @@ def test_a_cards_status_is_said_in_the_pages_language_from_the_views_fields(web_
         assert region["says"] not in shown and re.search(
             r"[\u4e00-\u9fff]", shown.replace(region["region_name"], "")
         )
+
+
+def test_the_notes_of_an_answer_are_said_in_chinese_on_a_chinese_page(web_client):
+    from ocgkb.query.abstain import NO_RULING, NOT_BOTH
+
+    labels = Labels("zh")
+    assert labels.note(NO_RULING.format(cards="「灰流丽」")) == "规则原文中没有裁定提到 「灰流丽」"
+    assert labels.note(NOT_BOTH.format(cards="「A」 and 「B」")) == "没有一段原文同时提到 「A」 and 「B」"
+    assert Labels("en").note(NO_RULING.format(cards="「X」")) == NO_RULING.format(cards="「X」")
+    page = web_client.get(
+        "/ask", params={"q": "灰流丽能无效增殖的G吗"}, headers={"Accept-Language": "zh"}
+    ).text
+    assert "规则原文中没有裁定提到 「灰流丽」" in page and "No ruling in the texts" not in page

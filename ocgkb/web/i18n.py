@@ -8,10 +8,12 @@ views say stay as written. A label is a string with `{name}` fields, or a pair
 
 from __future__ import annotations
 
+import re
+
 from starlette.requests import Request
 
 from ocgkb.store.schema import KIND_NAMES
-from ocgkb.web.i18n_catalogue import CATALOGUE, TERMS
+from ocgkb.web.i18n_catalogue import CATALOGUE, NOTES_ZH, TERMS
 
 DEFAULT = "zh"
 COOKIE = "lang"
@@ -36,6 +38,14 @@ class Labels:
     def get(self, key: str, default: str) -> str:
         """A label that may not exist (an effect kind the reader may add later): `default` then."""
         return self(key) if key in self.table else default
+
+    def note(self, note: str) -> str:
+        """A note a view wrote in English, in this language where it is one we know."""
+        if self.lang == "zh":
+            for pattern, zh in NOTES_ZH:
+                if re.fullmatch(pattern, note):
+                    return re.sub(pattern, zh, note)
+        return note
 
     def term(self, word: object) -> str:
         """A card-data or game word (a type, a zone, a status) in this language;

@@ -393,3 +393,12 @@ TERMS: dict[str, str] = {
     "Wyrm": "幻龙族", "Zombie": "不死族", "Divine-Beast": "幻神兽族", "Creator God": "创造神族",
     "concept": "概念", "section": "章节", "card": "卡", "passage": "条文", "question": "问题",
 }  # fmt: skip
+
+
+# The sentences `ask` notes above its answer (query/abstain.py, views/answer.py), as a
+# Chinese page says them: (the English pattern, the Chinese with its groups).
+NOTES_ZH = (
+    (r"No ruling in the texts mentions (.+)", r"规则原文中没有裁定提到 \1"),
+    (r"No passage names both (.+)", r"没有一段原文同时提到 \1"),
+    (r"No passage names all of (.+)", r"没有一段原文同时提到全部 \1"),
+)
