@@ -156,6 +156,12 @@ def _colour(asked: bool | None) -> bool | None:
     return False if os.environ.get("NO_COLOR") else None
 
 
+def _place_option(flag: str, envvar: str, what: str, folder: bool = True):
+    """A file or folder the whole command reads, which an environment variable may name too."""
+    kind = click.Path(file_okay=False) if folder else click.Path(dir_okay=False)
+    return click.option(flag, type=kind, envvar=envvar, help=f"{what}; env {envvar}).")
+
+
 def _on_sigterm(signum, frame):
     raise KeyboardInterrupt  # so that a build stopped by `kill` cleans up after itself
 
@@ -167,24 +173,9 @@ def _on_sigterm(signum, frame):
     default=None,
     help="Colour the output or not (default: on a terminal, unless NO_COLOR is set).",
 )
-@click.option(
-    "--db",
-    type=click.Path(dir_okay=False),
-    envvar="OCGKB_DB",
-    help="The knowledge base file (default: the per-user cache; env OCGKB_DB).",
-)
-@click.option(
-    "--data-dir",
-    type=click.Path(file_okay=False),
-    envvar="OCGKB_DATA",
-    help="The source documents (default: the bundled rulings_data/; env OCGKB_DATA).",
-)
-@click.option(
-    "--kb-dir",
-    type=click.Path(file_okay=False),
-    envvar="OCGKB_KB",
-    help="The curated ontology and lists (default: the bundled kb/; env OCGKB_KB).",
-)
+@_place_option("--db", "OCGKB_DB", "The knowledge base file (default: the per-user cache", folder=False)
+@_place_option("--data-dir", "OCGKB_DATA", "The source documents (default: the bundled rulings_data/")
+@_place_option("--kb-dir", "OCGKB_KB", "The curated ontology and lists (default: the bundled kb/")
 @click.pass_context
 def main(
     ctx: click.Context, color: bool | None, db: str | None, data_dir: str | None, kb_dir: str | None
