@@ -229,8 +229,10 @@ def test_the_page_shows_an_unmentioned_card_and_its_note(web_client):
         "「灰流丽」" in page
         and "Ash Blossom &amp; Joyous Spring" in web_client.get("/ask", params={"q": ASH}).text
     )
-    assert "No ruling in the texts mentions 「灰流丽」" in page
-    assert page.index("No ruling in the texts mentions 「灰流丽」") < page.index('class="answers"')
+    assert "规则原文中没有裁定提到 「灰流丽」" in page  # the note, said as a Chinese page says it
+    assert page.index("规则原文中没有裁定提到 「灰流丽」") < page.index('class="answers"')
+    english = html.unescape(web_client.get("/ask", params={"q": ASH}, headers={"Accept-Language": "en"}).text)
+    assert "No ruling in the texts mentions 「灰流丽」" in english
 
 
 def test_the_page_shows_a_status_with_its_list(web_client):
