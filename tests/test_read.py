@@ -682,3 +682,16 @@ def test_every_conclusion_is_said_in_english_and_in_chinese():
         for effect in read_card_text(text, card_kind)["effects"]:
             for conclusion in effect["conclusions"]:
                 assert conclusion["says"] and re.search(r"[\u4e00-\u9fff]", conclusion["says_zh"]), conclusion
+
+
+def test_every_note_is_said_in_chinese_too():
+    readings = [read_card_text(text, kind) for text, kind, _ in CHINESE]
+    readings += [read_marked(text, kind, JAPANESE_MARKERS) for text, kind, _ in JAPANESE]
+    readings += [read_marked(text, kind, ENGLISH_MARKERS) for text, kind, _ in ENGLISH]
+    readings.append(
+        read_card_text("①：这张卡在场地区域存在，自己场上的怪兽攻击力上升300。")
+    )  # a guessed type
+    assert any(r["notes"] for r in readings)
+    for reading in readings:
+        assert len(reading["notes_zh"]) == len(reading["notes"])
+        assert all(re.search(r"[\u4e00-\u9fff]", note) for note in reading["notes_zh"])

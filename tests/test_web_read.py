@@ -353,3 +353,14 @@ def test_each_conclusion_is_said_in_the_pages_language(web_client, kb):
     assert "会错过时点：任意发动的“…时”诱发效果" in html.unescape(
         web_client.post("/read", data={"text": TWO_EFFECTS}, headers={"Accept-Language": "zh"}).text
     )
+
+
+def test_the_notes_are_said_in_the_pages_language(web_client, kb):
+    text = "①：这张卡被破坏时发动。对方受到500伤害。"  # a mandatory 'when': the rule texts disagree
+    view = read_view(kb, text)
+    assert view["notes"] and len(view["notes_zh"]) == len(view["notes"])
+    for lang, field in (("zh", "notes_zh"), ("en", "notes")):
+        page = html.unescape(
+            web_client.post("/read", data={"text": text}, headers={"Accept-Language": lang}).text
+        )
+        assert all(note in page for note in view[field])

@@ -143,6 +143,19 @@ DAMAGE_TIME_READINGS = {
         "伤害计算后：按优先权组成连锁，如诱发效果",
     ),
 }
+# Each card type the reader knows, as a Chinese note names it.
+CARD_KIND_ZH = {
+    "monster": "怪兽卡",
+    "normal_spell": "通常魔法",
+    "ritual_spell": "仪式魔法",
+    "continuous_spell": "永续魔法",
+    "field_spell": "场地魔法",
+    "equip_spell": "装备魔法",
+    "quick_play_spell": "速攻魔法",
+    "normal_trap": "通常陷阱",
+    "continuous_trap": "永续陷阱",
+    "counter_trap": "反击陷阱",
+}
 # Each effect kind as the Chinese rule texts name it, for a conclusion said in Chinese.
 KIND_ZH = {
     "ignition": "起动效果",
@@ -208,6 +221,9 @@ def read_card_text(text: str, card_kind: str | None = None) -> dict:
             0,
             f"No card named: the text reads as a {guessed.replace('_', ' ')}'s; name the card (its name or password) to be sure.",
         )
+        reading["notes_zh"].insert(
+            0, f"没有指明卡片：按文本读作{CARD_KIND_ZH[guessed]}；给出卡名或密码以确认。"
+        )
     return reading
 
 
@@ -233,11 +249,15 @@ def finish_reading(
     disagree, each effect's citations gathered."""
     if effects:
         _mark_activation(effects, card_kind, header_once)
-    notes = []
+    notes: list[str] = []
+    notes_zh: list[str] = []  # the same notes, as a Chinese page says them
     if card_kind is None and any(e["kind"] not in ("summon_condition", "continuous") for e in effects):
         notes.append(
             "Without the card's type the text is read as a monster's: a spell or trap card's "
             "activation and its spell speed need the card's type: name the card (its name or password)."
+        )
+        notes_zh.append(
+            "不知卡的种类，文本按怪兽卡读：魔法、陷阱卡的发动及其咒文速度取决于卡的种类，请给出卡名或密码。"
         )
     if any(e["_when_mandatory"] for e in effects):
         notes.append(
@@ -245,16 +265,25 @@ def finish_reading(
             f"§{CITES['optional_when_misses']} limits it to optional ones: the narrower, later statement "
             "is followed here."
         )
+        notes_zh.append(
+            f"001（{CITES['when_misses']}）说凡是“…时”的效果都会错过时点；000 §{CITES['optional_when_misses']} "
+            "只限于任意发动的效果：此处从较窄、较新的说法。"
+        )
     if any(e["cost"] and e["condition"] for e in effects):
         notes.append(
             f"001 ({CITES['cost_all_before']}) counts everything before 才能 as cost; 002 "
             f"({CITES['parts']}) splits it into condition, cost and target: the narrower, later "
             "statement is followed here."
         )
+        notes_zh.append(
+            f"001（{CITES['cost_all_before']}）把“才能”之前的全部算作 cost；002（{CITES['parts']}）"
+            "将其分为发动条件、cost 和对象：此处从较窄、较新的说法。"
+        )
     for effect in effects:
         del effect["_when_mandatory"]
         effect["cites"] = sorted({c["cite"] for c in effect["conclusions"]})
-    return {"text": text, "card_kind": card_kind, "language": language, "effects": effects, "notes": notes}
+    reading = {"text": text, "card_kind": card_kind, "language": language, "effects": effects}
+    return {**reading, "notes": notes, "notes_zh": notes_zh}
 
 
 def _split(text: str) -> tuple[list[tuple[int, str]], dict[int, str]]:

@@ -119,4 +119,9 @@ MARKERS = Markers(
         "that punctuation, and a limit by card name on 'this effect' is put on every effect (the 1st, 2nd … "
         "are read)."
     ),
+    not_read_zh=(
+        "英文：按 Problem-Solving Card Text 读（“:”之前是发动条件，“;”之前是 cost 和对象，If / When、"
+        "(Quick Effect)、FLIP:、Once per turn）；未读：没有这些标点的旧文本；对“this effect”的同名卡限制"
+        "会加在每个效果上（1st、2nd … 能读）。"
+    ),
 )

@@ -88,4 +88,9 @@ MARKERS = Markers(
         "発動, any later sentence's effect, and what the Chinese reading decides from words "
         "these markers do not carry."
     ),
+    not_read_zh=(
+        "日文：按其标记读（①：、発動できる / 発動する、時 / 場合、対象として，发动之前的 cost："
+        "捨て、リリースし、除外し、墓地へ送り、払い）；未读：不写“発動”的旧文本、后续句子的效果，"
+        "以及中文读法依据而这些标记不带的词。"
+    ),
 )

@@ -41,6 +41,7 @@ class Markers(NamedTuple):
     this_card_once: Pattern
     card_words: Pattern  # words no card text is without: a text with none holds no effect
     not_read: str  # what the reading of this language leaves out, said in its notes
+    not_read_zh: str  # the same, as a Chinese page says it
 
 
 def read_marked(text: str, card_kind: str | None, markers: Markers) -> dict:
@@ -49,6 +50,7 @@ def read_marked(text: str, card_kind: str | None, markers: Markers) -> dict:
     effects = [_effect(n, body, card_kind, header_once, markers) for n, body in pieces]
     reading = finish_reading(text, card_kind, effects, header_once, markers.language)
     reading["notes"].insert(0, markers.not_read)
+    reading["notes_zh"].insert(0, markers.not_read_zh)
     return reading
 
 
