@@ -7,12 +7,12 @@ import gzip
 import re
 from urllib.parse import quote
 
+import jsonschema
 import pytest
 
 from tests.conftest import KB, SMALL
 
 pytest.importorskip("starlette", reason="the web extra is not installed: pip install '.[web]'")
-jsonschema = pytest.importorskip("jsonschema")
 
 PAGE = "/ask?q=" + quote("cost算不算卡片的效果")
 API = "/api/search?q=cost&limit=3"
