@@ -17,6 +17,7 @@ from typing import NamedTuple
 from ocgkb import OcgkbError, paths
 from ocgkb.files import UnsafePathError, read_at_most, replaceable, short_path
 from ocgkb.store.damage import is_damage
+from ocgkb.store.database import connect_read_only
 
 SQLITE_HEADER = b"SQLite format 3\x00"
 # What the import reads of ygopro's database: the tables and the columns it needs.
@@ -47,7 +48,7 @@ def read_cdb(path: str) -> list[tuple[int, str, str]]:
     Anything that is not such a database, or a damaged or empty one, is refused."""
     _check_is_sqlite(path)
     try:
-        with contextlib.closing(_open_read_only(path)) as conn:
+        with contextlib.closing(connect_read_only(path)) as conn:
             _check_columns(conn, path)
             rows = conn.execute(CDB_TEXTS).fetchall()
             if conn.execute("PRAGMA quick_check(1)").fetchone() != ("ok",):
@@ -82,13 +83,6 @@ def _check_columns(conn: sqlite3.Connection, path: str) -> None:
         if missing := [column for column in needed if column not in have]:
             what = f"no table {table!r}" if not have else f"table {table!r} lacks {', '.join(missing)}"
             raise CardTextsError(f"{short_path(path)}: not a ygopro cards.cdb ({what})")
-
-
-def _open_read_only(path: str) -> sqlite3.Connection:
-    """A connection that cannot write the file, nor create it (SQLite's `mode=ro`)."""
-    from urllib.parse import quote  # a path's ?, # and % spelled for a URI
-
-    return sqlite3.connect(f"file:{quote(os.path.abspath(path))}?mode=ro", uri=True)
 
 
 def _why(exc: sqlite3.Error) -> str:
@@ -132,7 +126,7 @@ def read_imported(path: str, passwords: list[int]) -> Imported | None:
     if not os.path.exists(path):
         return None
     try:
-        with contextlib.closing(_open_read_only(path)) as conn:
+        with contextlib.closing(connect_read_only(path)) as conn:
             (source,) = conn.execute("SELECT value FROM about WHERE key = 'source'").fetchone()
             (count,) = conn.execute("SELECT count(*) FROM card_texts").fetchone()
             marks = ",".join("?" * len(passwords))
