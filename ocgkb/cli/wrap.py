@@ -113,30 +113,30 @@ def _joined(before: str, char: str, space: bool, after_space: bool) -> bool:
     return _char_width(before) < 2 and _char_width(char) < 2  # inside a Latin word
 
 
-def _hang(line: str) -> int:
-    """Where a continuation starts: under the text after the line's indent and its
-    marker ("1. ", "- ", "↳ "); a line at the margin continues two columns in."""
+def _indents(line: str) -> tuple[int, int]:
+    """The line's own indent, and where a continuation starts: under the text
+    after that indent and its marker ("1. ", "- ", "↳ "); a line at the margin
+    continues two columns in."""
     visible = "".join(piece for kind, piece in _pieces(line) if kind != "esc")
     text = visible.lstrip(" ")
-    indent = len(visible) - len(text)
+    indent = hang = len(visible) - len(text)
     number, dot, _ = text.partition(". ")
     if dot and number.isdigit() and len(number) <= 3:
-        indent += len(number) + 2
+        hang += len(number) + 2
     elif len(text) > 1 and text[0] in _MARKERS and text[1] == " ":
-        indent += 2
-    return indent or 2
+        hang += 2
+    return indent, hang or 2
 
 
 def _wrap_line(line: str, width: int) -> str:
     if len(line) * 2 <= width or display_width(line) <= width:
         return line
-    hang = min(_hang(line), max(width - _LEAST_TEXT, 0))
+    indent, hang = _indents(line)
+    hang = min(hang, max(width - _LEAST_TEXT, 0))
     lines: list[str] = []
     text, used, active = "", 0, []  # the line so far, its columns, the colour codes in force
     space = None  # a space box waiting for the word after it
     words = False  # whether this line holds a word yet
-    visible = "".join(piece for kind, piece in _pieces(line) if kind != "esc")
-    indent = len(visible) - len(visible.lstrip(" "))  # the first line's own, colour codes aside
     for box in _cut_overlong(_boxes(line), max(width - max(hang, indent), 1)):
         if box[2] and text:
             space = box
