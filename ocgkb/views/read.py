@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from ocgkb import NotFound, UsageError
 from ocgkb.messages import no_such_card
-from ocgkb.store.cards import cards_named
+from ocgkb.store.cards import card_with_password, cards_named
 from ocgkb.store.database import KnowledgeBase
 from ocgkb.store.passages import passage_hits
 from ocgkb.store.schema import MAX_CARD_TEXT
@@ -85,15 +85,20 @@ def _card(kb: KnowledgeBase, query: str) -> dict:
     """The card's name, password and the kind its type and property make."""
     if not query.strip():
         raise ReadError("--card needs a card's name or password")
-    # The fuzzy lookup only when a card is named.
-    from ocgkb.query.lookup import MIN_SCORE, SUGGEST_SCORE, look_up_card
+    # A password (an imported text's card) is read by the index; the fuzzy lookup
+    # only when a card is named.
+    query = query.strip()
+    name = card_with_password(kb, int(query)) if query.isascii() and query.isdigit() else None
+    if name is None:
+        from ocgkb.query.lookup import MIN_SCORE, SUGGEST_SCORE, look_up_card
 
-    scored = look_up_card(kb, query).scored
-    matches = [m for m in scored if m.score >= MIN_SCORE]
-    if not matches:  # the nearest names, as the card page and the API give them
-        suggestions = [m.name for m in scored if m.score >= SUGGEST_SCORE][:5]
-        raise NotFound(no_such_card(query), detail={"query": query, "suggestions": suggestions})
-    row = cards_named(kb, [matches[0].name])[0]
+        scored = look_up_card(kb, query).scored
+        matches = [m for m in scored if m.score >= MIN_SCORE]
+        if not matches:  # the nearest names, as the card page and the API give them
+            suggestions = [m.name for m in scored if m.score >= SUGGEST_SCORE][:5]
+            raise NotFound(no_such_card(query), detail={"query": query, "suggestions": suggestions})
+        name = matches[0].name
+    row = cards_named(kb, [name])[0]
     kind = "monster" if row["card_type"] == "Monster" else CARD_KINDS.get((row["card_type"], row["property"]))
     kind_of = " ".join(filter(None, (row["property"], row["card_type"])))
     return {
