@@ -128,6 +128,19 @@ def test_no_tag_on_errors_nor_posts(web_client):
     assert "etag" not in web_client.post("/api/read", json={"text": "①：这张卡发动。"}).headers
 
 
+def test_importing_card_texts_is_another_tag(web_client, tmp_path):
+    """A card page shows the imported text: an import must not be answered 304."""
+    import os
+    import sqlite3
+
+    page = "/card/" + quote("旋风")
+    before = web_client.get(page).headers["etag"]
+    with sqlite3.connect(os.environ["OCGKB_TEXTS"]) as conn:  # each test's own file (conftest)
+        conn.execute("CREATE TABLE t (x)")
+    conn.close()
+    assert web_client.get(page).headers["etag"] != before
+
+
 def test_another_knowledge_base_is_another_tag(web_client, small_kb):
     from starlette.testclient import TestClient
 

@@ -1,7 +1,7 @@
 """Pages and API answers revalidated, not recomputed: an ETag and 304.
 
-An answer depends only on the knowledge base (its input fingerprint), the code
-that renders it, the URL and, for a page, the language asked for (Accept-Language
+An answer depends only on the knowledge base (its input fingerprint), the card
+texts a user imported, the code that renders it, the URL and, for a page, the language asked for (Accept-Language
 or the `lang` cookie). The tag is made from those before the view runs, so a
 browser that already holds the answer gets a 304 without any query being run.
 """
@@ -17,6 +17,7 @@ from starlette.responses import Response
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
 import ocgkb
+from ocgkb.paths import card_texts_path
 
 # Pages revalidate on every visit (cheap: a 304); their language comes from these headers.
 PAGE_HEADERS = {"cache-control": "no-cache", "vary": "Accept-Language, Cookie"}
@@ -38,6 +39,16 @@ def code_identity() -> str:
     return hashlib.sha256("\n".join(stats).encode()).hexdigest()
 
 
+def _imported_texts() -> str:
+    """The card texts a user imported, by their file's size and time: a card page
+    and an answer show them, so an import or a forget changes the tag."""
+    try:
+        info = os.stat(card_texts_path())
+    except OSError:
+        return "no imported texts"
+    return f"{info.st_size} {info.st_mtime_ns}"
+
+
 def is_api(path: str) -> bool:
     return path.startswith("/api/") or path == "/openapi.json"
 
@@ -45,7 +56,13 @@ def is_api(path: str) -> bool:
 def etag(fingerprint: str, scope: Scope) -> str:
     """A weak tag (gzip may change the bytes, not the meaning) for this request's answer."""
     headers = Headers(scope=scope)
-    parts = [code_identity(), fingerprint, scope["path"], scope.get("query_string", b"").decode("latin-1")]
+    parts = [
+        code_identity(),
+        fingerprint,
+        _imported_texts(),
+        scope["path"],
+        scope.get("query_string", b"").decode("latin-1"),
+    ]
     if not is_api(scope["path"]):
         parts += [headers.get("accept-language", ""), headers.get("cookie", "")]
     return 'W/"' + hashlib.sha256("\0".join(parts).encode()).hexdigest()[:32] + '"'
