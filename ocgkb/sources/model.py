@@ -36,6 +36,11 @@ class Passage:
     parent: str | None = None  # the clause or ruling this example / sub-item belongs to
     flags: list[str] = field(default_factory=list)  # why the text looks damaged
     refs: list[str] = field(default_factory=list)  # 详见X: the X as written
+    # An added documentation's passages (sources/rst_docs.py) say more of where they stand:
+    file: str | None = None  # its file, when its document spans many (else the document's)
+    citations: list[dict] = field(default_factory=list)  # date, raw, url, fid, source of each dated link
+    source_note: str | None = None  # where its ruling comes from: faq, wiki, link, mail, undated
+    xrefs: list[str] = field(default_factory=list)  # the sections its :ref: links name
 
     def extend(self, line_text: str, line_no: int) -> None:
         """A continuation line (an arithmetic line under an example, a list under a sub-item)."""
@@ -52,3 +57,30 @@ class ParsedDocument:
     passages: list[Passage] = field(default_factory=list)
     notes: list[str] = field(default_factory=list)  # what the build report should say
     fallbacks: list[str] = field(default_factory=list)  # passages placed by a fallback rule, and why
+
+
+@dataclass
+class Edition(ParsedDocument):
+    """A user's rulings documentation, read from its .rst files: one document of
+    many files (`file` is the folder it was read from)."""
+
+    root: str = ""
+    files: list[str] = field(default_factory=list)  # the .rst files read, in reading order
+    card_links: dict[str, str] = field(default_factory=dict)  # a linked name → card, search or link
+    newest: str | None = None  # the newest date it cites
+
+
+def edition_to_json(edition: Edition) -> dict:
+    """An edition as plain JSON (the build keeps what it parsed, sources/added.py's copies aside)."""
+    from dataclasses import asdict
+
+    return asdict(edition)
+
+
+def edition_from_json(data: dict) -> Edition:
+    """The edition edition_to_json wrote."""
+    fields = {k: v for k, v in data.items() if k not in ("sections", "passages")}
+    edition = Edition(**fields)
+    edition.sections = [Section(**s) for s in data["sections"]]
+    edition.passages = [Passage(**p) for p in data["passages"]]
+    return edition
