@@ -3,7 +3,8 @@
 A checkout reads `rulings_data/` and `kb/` beside the package; an installed wheel
 carries copies under `ocgkb/_data/`. The built database goes to the per-user cache
 unless `OCGKB_DB` (or a `--db` option) names another file. The card texts a user
-imports from their own cards.cdb go to the per-user data folder (`OCGKB_TEXTS`).
+imports from their own cards.cdb, and the rulings documentations they add, go to the
+per-user data folder (`OCGKB_TEXTS`, `OCGKB_SOURCES`).
 
 Paths here are strings: a question's start imports no pathlib (with urllib.parse
 and ipaddress, it costs a question 2.7 ms). The build wraps them in `Path`.
@@ -85,6 +86,14 @@ def card_texts_path() -> str:
     if env := os.environ.get("OCGKB_TEXTS"):
         return plain(env)
     return os.path.join(user_data_dir(), "card_texts.sqlite")
+
+
+def sources_dir() -> str:
+    """The rulings documentations a user added (`ocgkb sources add`), one folder each
+    (`OCGKB_SOURCES` overrides): in the user's data folder, kept across upgrades."""
+    if env := os.environ.get("OCGKB_SOURCES"):
+        return plain(env)
+    return os.path.join(user_data_dir(), "sources")
 
 
 def default_db_path() -> str:

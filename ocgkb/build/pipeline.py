@@ -19,6 +19,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from ocgkb import BuildError, OntologyError, paths
+from ocgkb.build.added_docs import edition_dates, edition_twins, read_editions
 from ocgkb.build.card_index import CardAliases, CardIndex
 from ocgkb.build.mentions import CardMentions, collect_mentions
 from ocgkb.build.segments import RememberedSegmenter
@@ -29,7 +30,7 @@ from ocgkb.sources import curated
 from ocgkb.sources import manifest as sources
 from ocgkb.sources.card_facts import read_card_facts
 from ocgkb.sources.curated import read_mapping
-from ocgkb.sources.dates import find_dates
+from ocgkb.sources.dates import DATE, find_dates
 from ocgkb.sources.inputs import fingerprint, stat_signature
 from ocgkb.sources.limits import LimitList, read_limit_lists
 from ocgkb.sources.model import ParsedDocument, Passage, Section
@@ -105,8 +106,10 @@ def build(
     scenarios = _read_scenarios(kb_dir)  # first: a broken one stops the build before the work
     inputs = _read_inputs(data_dir, kb_dir, report)
     step("parse")
-    parsed = [_parse(doc, inputs.texts[doc.name]) for doc in inputs.documents]
+    parsed: list[ParsedDocument] = [_parse(doc, inputs.texts[doc.name]) for doc in inputs.documents]
     _check_whole(parsed, inputs.documents)
+    editions = read_editions()
+    parsed += [edition for _, edition in editions]
     passages, sections, search_text = _passages(parsed, inputs, report)
     inputs.synonyms["outside"] = _not_in_texts(inputs.synonyms["outside"], search_text.values())
     step("names")
@@ -124,16 +127,18 @@ def build(
     _check_replays(scenarios, {p.id for p in passages}, report)
     links += _scenario_links(scenarios, {p.id for p in passages})
     step("duplicates")
-    dup_of = _twins(passages, search_text, inputs.normalize, report)
+    seeds = {doc.name for doc in inputs.documents}
+    dup_of = _twins(passages, search_text, inputs.normalize, seeds, report)
     step("index")
-    fts_rows, vocabulary = _index(passages, search_text, titles, names, inputs, kb_dir, report)
+    fts_rows, vocabulary = _index(passages, search_text, titles, names, inputs, kb_dir, seeds, report)
     report.counts = _counts(passages, sections, names, dates, inputs.ontology, concept_rows, links)
     step("write")
     built = Built(
         inputs.documents, inputs.texts, sections, passages, search_text, dup_of, names, inputs.card_index,
         dates, inputs.ontology, concept_rows, links, fts_rows, vocabulary, inputs.normalize,
         fingerprint(data_dir, kb_dir, SCHEMA_VERSION), inputs.synonyms, scenarios, report,
-        inputs.limit_lists, stat_signature(data_dir, kb_dir, SCHEMA_VERSION),
+        inputs.limit_lists, stat_signature(data_dir, kb_dir, SCHEMA_VERSION), editions,
+        sorted(inputs.rules.not_cards),
     )  # fmt: skip
     _write_in_place(db_path, built)
     report.clock()
@@ -204,25 +209,55 @@ def _scenario_links(scenarios: list[dict], passage_ids: set[str]) -> list[dict]:
 
 
 def _twins(
-    passages: list[Passage], search_text: dict[str, str], normalize: Normalizer, report: BuildReport
+    passages: list[Passage], search_text: dict[str, str], normalize: Normalizer, seeds: set[str], report
 ) -> dict[str, str]:
-    dup_of = _near_duplicates(passages, search_text, _damage(passages, normalize))
+    """The seeds' near-twins across documents, then the added passages that repeat
+    a seed's or their own edition's (build/added_docs.py), each → the one shown."""
+    own = [p for p in passages if p.doc in seeds]
+    dup_of = _near_duplicates(own, search_text, _damage(own, normalize))
     if dup_of:
         report.duplicates.append(
             f"{len(dup_of)} passages are near-twins of another and merged into it in search"
         )
+    repeats = edition_twins(passages, search_text, seeds)
+    if repeats:
+        shared = sum(1 for twin in repeats.values() if twin.split("/", 1)[0] in seeds or twin in dup_of)
+        report.duplicates.append(
+            f"{len(repeats)} passages of added documentations repeat another ({shared} a seed's):"
+            " one passage, cited in each place"
+        )
+    dup_of.update({pid: dup_of.get(twin, twin) for pid, twin in repeats.items()})
     return dup_of
 
 
-def _index(passages, search_text, titles, names: CardMentions, inputs: _Inputs, kb_dir: Path, report):
-    """The indexed fields of every passage, and the segmentation vocabulary."""
-    segmenter = RememberedSegmenter(Segmenter([*inputs.concept_terms, *names.cards]))
+def _index(passages, search_text, titles, names: CardMentions, inputs: _Inputs, kb_dir: Path, seeds, report):
+    """The indexed fields of every passage, and the segmentation vocabulary.
+
+    The seeds are cut with the concept terms and the cards they name as words; an
+    added documentation with those and the cards it names. So adding one neither
+    changes how the seeds are cut nor makes their remembered cut useless."""
+    doc_of = {p.id: p.doc for p in passages}
+    cards_in: dict[str, set[str]] = defaultdict(set)
     cards_of: dict[str, list[str]] = defaultdict(list)
     for pid, name, _ in names.mentions:
         cards_of[pid].append(card_token(squash(inputs.normalize(name))))
+        cards_in[doc_of[pid]].add(name)
+    seed_cards = {name for doc in seeds for name in cards_in[doc]}
+    segmenters = {
+        doc: RememberedSegmenter(
+            Segmenter([*inputs.concept_terms, *seed_cards, *(cards_in[doc] if doc not in seeds else ())]),
+            name=None if doc in seeds else doc,
+        )
+        for doc in dict.fromkeys(doc_of.values())
+        if doc not in seeds
+    }
+    seed_segmenter = RememberedSegmenter(Segmenter([*inputs.concept_terms, *seed_cards]))
+    for doc in seeds:
+        segmenters[doc] = seed_segmenter
     asked = load_questions(kb_dir, {p.id for p in passages}, report)
-    indexed = _index_rows(passages, search_text, titles, segmenter, inputs.normalize, cards_of, asked)
-    segmenter.save()
+    indexed = _index_rows(passages, search_text, titles, segmenters, inputs.normalize, cards_of, asked)
+    for segmenter in {id(s): s for s in segmenters.values()}.values():
+        segmenter.save()
     return indexed
 
 
@@ -269,6 +304,9 @@ def _collect_dates(passages: list[Passage], names: CardMentions, index: CardInde
     """Every date of every passage, with the card whose statement it closes."""
     rows = []
     for p in passages:
+        if p.file is not None:  # an added documentation's: its dated links say its dates
+            rows += edition_dates(p, lambda written: names.name_of(written, index))
+            continue
         for position, mention in enumerate(find_dates(p.text)):
             cards = (names.name_of(written, index) for written in mention.names)
             rows.append(
@@ -492,35 +530,41 @@ HEAD_LENGTH = 24  # a parent this short heads its children
 
 
 def _index_rows(
-    passages: list[Passage], search_text: dict[str, str], titles: dict[str, str], segmenter: RememberedSegmenter,
-    normalize: Normalizer, cards_of: dict[str, list[str]], asked: dict[str, list[str]],
+    passages: list[Passage], search_text: dict[str, str], titles: dict[str, str],
+    segmenters: dict[str, RememberedSegmenter], normalize: Normalizer, cards_of: dict[str, list[str]],
+    asked: dict[str, list[str]],
 ) -> tuple[list[dict], Counter]:  # fmt: skip
     """The four indexed fields of every passage, and the vocabulary with each
     word's document frequency. The words field also holds each card the passage
     names as one token, so a card name survives segmentation whole; the asked
     field holds the words of the curated questions the passage answers."""
     vocabulary: Counter = Counter()
-    title_words: dict[str, list[str]] = {}
+    title_words: dict[tuple[str, str], tuple[list[str], list[str]]] = {}
     # A short parent is a heading in the text's own layout (·洗牌 over its definition,
     # 咒文速度一览： over the speeds): it titles its children as a topic does.
     heads = {p.id: p.text for p in passages if len(p.text) <= HEAD_LENGTH}
     rows = []
     for rowid, p in enumerate(passages, 1):
-        text = search_text[p.id]
+        segmenter = segmenters[p.doc]
+        # A ruling's date (17/3/24) says when, not what: its numbers are no words of it.
+        text = DATE.sub(" ", search_text[p.id])
         words = segmenter.words(text) + [t for t in cards_of.get(p.id, []) if t]
         context_title = titles.get(p.section or "", "") if p.doc == "rulebook" else p.topic
         if p.parent in heads:
             context_title += " › " + heads[p.parent]
-        if context_title not in title_words:
+        if (p.doc, context_title) not in title_words:
             normal_title = normalize(context_title)
-            title_words[context_title] = segmenter.words(normal_title) + bigrams(normal_title)
-        context = title_words[context_title]
+            title_words[(p.doc, context_title)] = (segmenter.words(normal_title), bigrams(normal_title))
+        title_cut, title_grams = title_words[(p.doc, context_title)]
+        context = title_cut + title_grams
         # A passage's questions are read in one piece (a line each: no word or pair spans two).
         lines = [normalize(q) for q in asked.get(p.id, [])]
         each = [segmenter.words(line) for line in lines]
         questions = "\n".join(lines)
         question_words = [w for w in _as_one_text(each, lines) if w not in STOPWORDS]
-        vocabulary.update(set(words) | {w for w in context if len(w) >= 2} | set(question_words))
+        # A title's character pairs are indexed, but they are no words: a question is
+        # cut into the vocabulary's words, and 的效 would cut 的效果 wrongly.
+        vocabulary.update(set(words) | {w for w in title_cut if len(w) >= 2} | set(question_words))
         # Their character pairs too: slang the vocabulary lacks (盖怪) still meets the same slang.
         question_words += bigrams(questions)
         rows.append(

@@ -27,9 +27,11 @@ FORMAT = 1
 class RememberedSegmenter:
     """A Segmenter whose results are read from, and saved to, a content-addressed file."""
 
-    def __init__(self, segmenter: Segmenter, folder: Path | None = None) -> None:
+    def __init__(self, segmenter: Segmenter, folder: Path | None = None, name: str | None = None) -> None:
         self._segmenter = segmenter
-        self.path = Path(folder or paths.parts_dir()) / f"segments-{self._key()}.json"
+        # An added documentation's texts are remembered apart from the seeds' (`name`).
+        prefix = f"segments-{name}-" if name else "segments-"
+        self.path = Path(folder or paths.parts_dir()) / f"{prefix}{self._key()}.json"
         self._known = self._load()
         self._used: dict[str, list[str]] = {}
         self.reused = 0

@@ -9,13 +9,15 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING
 
+from ocgkb.build.added_docs import document_row
 from ocgkb.build.card_forms import RememberedCardForms
 from ocgkb.build.card_index import CardIndex
 from ocgkb.build.mentions import CardMentions
 from ocgkb.sources import manifest as sources
+from ocgkb.sources.added import AddedSource, read_changes
 from ocgkb.sources.dates import has_wiki_source
 from ocgkb.sources.limits import LimitList
-from ocgkb.sources.model import Passage, Section
+from ocgkb.sources.model import Edition, Passage, Section
 from ocgkb.sources.ontology import Ontology
 from ocgkb.store.schema import (
     CARD_COLUMNS,
@@ -62,6 +64,8 @@ class Built:
     report: BuildReport
     limit_lists: list[LimitList] = field(default_factory=list)
     stat_signature: str = ""  # the inputs seen from outside: a cheap "nothing changed" (sources/inputs.py)
+    editions: list[tuple[AddedSource, Edition]] = field(default_factory=list)  # the documentations added
+    not_card_terms: list[str] = field(default_factory=list)  # kb/terms.yaml: what in 「」 is a term
 
 
 def write(tmp: Path, built: Built) -> None:
@@ -120,8 +124,15 @@ def _write_documents(db: sqlite_utils.Database, built: Built) -> None:
             "parser": d.parser,
             "sha256": sources.sha256_bytes(texts[d.name].encode("utf-8")),
             "lines": texts[d.name].count("\n") + 1,
+            "kind": "seed",
         }
         for d in built.documents
+    )
+    db["documents"].insert_all(document_row(source, edition) for source, edition in built.editions)
+    db["source_changes"].insert_all(
+        {"source": source.name, "changes": json.dumps(changes, ensure_ascii=False)}
+        for source, _ in built.editions
+        if (changes := read_changes(source)) is not None
     )
     db["sections"].insert_all(
         (
@@ -140,7 +151,7 @@ def _write_passages(db: sqlite_utils.Database, built: Built) -> None:
                 "rowid": i,
                 "id": p.id,
                 "doc": p.doc,
-                "file": files[p.doc],
+                "file": p.file or files[p.doc],
                 "kind": p.kind,
                 "section": p.section,
                 "topic": p.topic,
@@ -151,7 +162,9 @@ def _write_passages(db: sqlite_utils.Database, built: Built) -> None:
                 "parent": p.parent,
                 "dup_of": built.dup_of.get(p.id),
                 "flags": json.dumps(p.flags, ensure_ascii=False) if p.flags else None,
-                "source_note": "wiki" if p.doc == "rulings" and has_wiki_source(p.text) else None,
+                "source_note": p.source_note
+                or ("wiki" if p.doc == "rulings" and has_wiki_source(p.text) else None),
+                "citations": json.dumps(p.citations, ensure_ascii=False) if p.citations else None,
                 **{field: fts_rows[i - 1][field] for field in PASSAGE_INDEX_COLUMNS},
             }
             for i, p in enumerate(built.passages, 1)
@@ -206,6 +219,10 @@ MIN_QUESTION_NAME = 3  # characters of an unmentioned card's name, a nickname's 
 SHORT_NICKNAME = 6  # an English nickname this short (Imperm, Evenly, MST) needs its capital
 
 
+# A name the texts say as a word this many times more often than they name the card is a word.
+WORD_NOT_CARD = 5
+
+
 def _write_question_names(db: sqlite_utils.Database, built: Built) -> None:
     """Every card name a question may be scanned for, found whole: all forms of the
     cards the texts mention; of the others, the names no word of the texts or of
@@ -216,7 +233,8 @@ def _write_question_names(db: sqlite_utils.Database, built: Built) -> None:
     forms, _ = built.ontology.stored_forms()
     terms = [*built.synonyms.get("synonyms", {}), *(f for names in forms.values() for f in names)]
     # Words, and the rule terms players say (灵摆区 is a term and a card's name).
-    words = set(common_words()) | set(built.vocabulary) | {loose_form(t) for t in terms}
+    rule_terms = {loose_form(t) for t in [*terms, *built.not_card_terms]}
+    words = set(common_words()) | set(built.vocabulary) | rule_terms
     marks = ",".join("?" * len(QUESTION_NAME_HOWS))
     rows = db.conn.execute(
         f"""SELECT n.form, n.card, n.how, c.mentions, c.name_en FROM card_names n JOIN cards c ON c.name = n.card
@@ -233,7 +251,11 @@ def _write_question_names(db: sqlite_utils.Database, built: Built) -> None:
 
     def kept(form: str, how: str, mentions: int) -> bool:
         if mentions:
-            return len(form) >= 2
+            # A card the texts name whose name is a rule term (灵摆区 is Pendulum Area),
+            # or a word they say far more often than they name the card (无效 is Muko,
+            # 融合 Polymerization), is that card in a question only in 「」; 黑洞 stays Dark Hole.
+            wordy = built.vocabulary.get(form, 0) > WORD_NOT_CARD * mentions
+            return len(form) >= 2 and form not in rule_terms and not wordy
         short = len(form) < (2 if how == "nickname" else MIN_QUESTION_NAME)
         return not short and form not in words and form not in inside_texts_cards
 

@@ -24,12 +24,19 @@ def _listed(folder: StrPath, suffix: str = "", files_only: bool = False) -> list
 
 
 def input_files(data_dir: StrPath, kb_dir: StrPath) -> list[str]:
-    """Every file a build reads: the corpus folder and the curated files."""
+    """Every file a build reads: the corpus folder, the curated files and the
+    rulings documentations the user added (each one's source.json names the hash
+    of every file kept, and changes.json what its last update changed)."""
+    from ocgkb.paths import sources_dir
+
     files = _listed(data_dir, files_only=True)
     # Every curated file, found by listing kb/: a new one is an input without being declared.
     files += _listed(kb_dir, ".yaml", files_only=True)
     for folder in ("scenarios", "questions"):
         files += _listed(os.path.join(kb_dir, folder), ".yaml")
+    for source in _listed(sources_dir()):
+        if not os.path.basename(source).startswith("."):  # a copy being written or removed
+            files += [os.path.join(source, name) for name in ("source.json", "changes.json")]
     return files
 
 

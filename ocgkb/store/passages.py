@@ -18,7 +18,7 @@ class Hit:
 
     __slots__ = (
         "id", "kind", "text", "source", "section", "topic", "dates", "cards", "concepts",
-        "score", "parent", "flags", "merged", "weak", "coverage",
+        "score", "parent", "flags", "merged", "weak", "coverage", "citations",
     )  # fmt: skip
 
     def __init__(
@@ -38,6 +38,7 @@ class Hit:
         merged: list[str] | None = None,  # near-twins folded into this hit
         weak: bool = False,  # nothing the question says is in its own words: the nearest, not an answer
         coverage: float = 0.0,  # the share of the question's words (by rarity) it says; not shown
+        citations: list[dict] | None = None,  # where it stands: its own place first, then each copy's
     ) -> None:
         self.id, self.kind, self.text, self.source = id, kind, text, source
         self.section, self.topic, self.dates, self.cards = section, topic, dates, cards
@@ -45,6 +46,7 @@ class Hit:
         self.flags = [] if flags is None else flags
         self.merged = [] if merged is None else merged
         self.weak, self.coverage = weak, coverage
+        self.citations = [] if citations is None else citations
 
     def __repr__(self) -> str:
         return f"Hit({self.id!r}, score={self.score!r}, weak={self.weak!r})"
@@ -65,6 +67,7 @@ class Hit:
             "flags": self.flags,
             "merged": self.merged,
             "weak": self.weak,
+            "citations": self.citations,
         }
 
 
@@ -105,12 +108,46 @@ def hit_parts(kb: KnowledgeBase, ids: list[str]) -> dict[str, dict]:
     return {pid: {k: (list(v) if isinstance(v, list) else v) for k, v in cache[pid].items()} for pid in ids}
 
 
+def document_titles(kb: KnowledgeBase) -> dict[str, str]:
+    """Each document's title by name (the seeds' and the documentations added)."""
+    return kb.memo(
+        "document_titles", lambda: {r[0]: r[1] for r in kb.query("SELECT name, title FROM documents")}
+    )
+
+
+def _place(row: sqlite3.Row, titles: dict[str, str], dates: list[str]) -> dict:
+    """Where one copy of a passage stands: its document, topic, file and line, its
+    dates, and each official FAQ (or wiki) link it cites with date, id and address."""
+    cited = json.loads(row["citations"]) if row["citations"] else []
+    return {
+        "id": row["id"],
+        "doc": row["doc"],
+        "document": titles.get(row["doc"], row["doc"]),
+        "topic": row["topic"],
+        "file": row["file"],
+        "line": row["line"],
+        "line_end": row["line_end"],
+        "dates": dates,
+        "faq": [
+            {k: c.get(k) for k in ("date", "raw", "fid", "url", "source")} for c in cited if c.get("url")
+        ],
+        "source": row["source_note"],
+    }
+
+
 def _read_parts(kb: KnowledgeBase, ids: list[str]) -> dict[str, dict]:
     marks = ",".join("?" * len(ids))
     rows = {r["id"]: r for r in kb.query(f"SELECT * FROM passages WHERE id IN ({marks})", ids)}
+    # The copies folded into these (a seed's ruling repeated by an added documentation…).
+    copies: dict[str, list[sqlite3.Row]] = {}
+    for row in kb.query(f"SELECT * FROM passages WHERE dup_of IN ({marks}) ORDER BY rowid", ids):
+        copies.setdefault(row["dup_of"], []).append(row)
+    every = ids + [row["id"] for rows_of in copies.values() for row in rows_of]
+    every_marks = ",".join("?" * len(every))
     dates = _grouped(
-        kb, f"SELECT passage_id, date FROM dates WHERE passage_id IN ({marks}) ORDER BY position", ids
+        kb, f"SELECT passage_id, date FROM dates WHERE passage_id IN ({every_marks}) ORDER BY position", every
     )
+    titles = document_titles(kb)
     cards = _grouped(
         kb, f"SELECT passage_id, card FROM passage_cards WHERE passage_id IN ({marks}) ORDER BY rowid", ids
     )
@@ -137,6 +174,9 @@ def _read_parts(kb: KnowledgeBase, ids: list[str]) -> dict[str, dict]:
             "concepts": concepts.get(pid, []),
             "parent": row["parent"],
             "flags": json.loads(row["flags"]) if row["flags"] else [],
+            "citations": [
+                _place(copy, titles, dates.get(copy["id"], [])) for copy in [row, *copies.get(pid, [])]
+            ],
         }
         for pid, row in rows.items()
     }

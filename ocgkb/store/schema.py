@@ -11,9 +11,9 @@ at the lowest layer, so the sources (the fingerprint) and the build may read it.
 from __future__ import annotations
 
 # A change to what is stored means every knowledge base is rebuilt (the version
-# is part of the inputs' fingerprint). 21: a concept's defining sections and
-# related concepts are read from `links` only, no longer copied into `concepts`.
-SCHEMA_VERSION = "21"
+# is part of the inputs' fingerprint). 22: added rulings documentations — a
+# document's kind and origin, a passage's citations (date, FAQ id and address).
+SCHEMA_VERSION = "22"
 
 # Each kind of passage with what it is called, in Chinese and English: the
 # terminal shows both, a page the Chinese. In the order a judge trusts them (of two
@@ -107,13 +107,14 @@ _SQL_TYPE = {str: "TEXT", int: "INTEGER"}
 # `aliases`), `forms` and `keys` (its names in search form and as lookup keys).
 TABLES: dict[str, str] = {
     "meta": "key TEXT PRIMARY KEY, value TEXT",
+    # A seed (`kind` seed) or a documentation the user added (`added`: where from, when, its newest date).
     "documents": "name TEXT PRIMARY KEY, file TEXT, title TEXT, description TEXT, parser TEXT, sha256 TEXT,"
-    " lines INTEGER",
+    " lines INTEGER, kind TEXT, origin TEXT, added TEXT, label TEXT, newest TEXT",
     # Rulebook sections and ruling topics; `ord` is the order of the texts.
     "sections": "number TEXT PRIMARY KEY, title TEXT, doc TEXT, parent TEXT, ord INTEGER, line INTEGER",
     "passages": "rowid INTEGER PRIMARY KEY, id TEXT, doc TEXT, file TEXT, kind TEXT, section TEXT, topic TEXT,"
     " line INTEGER, line_end INTEGER, text TEXT, search_text TEXT, parent TEXT, dup_of TEXT, flags TEXT,"
-    f" source_note TEXT, {', '.join(f'{c} TEXT' for c in PASSAGE_INDEX_COLUMNS)}",
+    f" source_note TEXT, citations TEXT, {', '.join(f'{c} TEXT' for c in PASSAGE_INDEX_COLUMNS)}",
     # The dates a passage gives, each with the card it dates where it names one.
     "dates": "passage_id TEXT, date TEXT, raw TEXT, card TEXT, position INTEGER",
     "cards": ", ".join(
@@ -142,6 +143,8 @@ TABLES: dict[str, str] = {
     "passage_concepts": "passage_id TEXT, concept TEXT, how TEXT",
     "scenarios": "name TEXT PRIMARY KEY, file TEXT, title TEXT, replays TEXT",
     "links": "src TEXT, dst TEXT, relation TEXT",
+    # What the last update of each added documentation changed (ocgkb.sources.changes), as JSON.
+    "source_changes": "source TEXT PRIMARY KEY, changes TEXT",
     # Each word of the index with how many passages hold it.
     "vocabulary": "term TEXT PRIMARY KEY, df INTEGER",
     # The same for each term of the full-text index: a plain, indexed copy of
@@ -154,7 +157,7 @@ WITHOUT_ROWID = frozenset({"card_grams", "general_use", "term_counts"})
 # The columns each table is looked up by, indexed once its rows are in. A
 # clause's examples and a section's passages are read on every answer and page.
 INDEXED: dict[str, tuple[str, ...]] = {
-    "passages": ("id", "parent", "section"),
+    "passages": ("id", "parent", "section", "dup_of"),
     "dates": ("passage_id", "date"),
     "cards": ("password",),
     "card_names": ("form", "card"),
