@@ -621,6 +621,134 @@ def cards_forget() -> None:
     )
 
 
+@main.group()
+def sources() -> None:
+    """Add a rulings documentation you keep (a Sphinx site's reST sources, such as
+    the community OCG rulings documentation), update it, and see what changed.
+
+    An added documentation is kept as yours, in your data folder (env
+    OCGKB_SOURCES names the folder), never in the package: it is rebuilt into the
+    knowledge base with the five seeds, which it never replaces, and `ask`,
+    `search`, `card`, the site and the API answer from it, each ruling citing its
+    document, topic, date and official FAQ link.
+
+    \b
+    Examples:
+      ocgkb sources add ~/OCG-Rule-documentation       # a folder holding docs/…/*.rst
+      ocgkb sources add ~/OCG-Rule-documentation       # again, later: an update, with its changes
+      ocgkb changes                                    # what that update changed
+      ocgkb sources list
+      ocgkb sources remove ocg-rule
+    """
+
+
+@sources.command("add")
+@click.argument("path", type=TEXT)
+@click.option("--name", type=TEXT, help="The name to keep it under (default: its Sphinx project's name).")
+@_json_option
+@click.pass_context
+def sources_add(ctx: click.Context, path: str, name: str | None, as_json: bool) -> None:
+    """Add the rulings documentation at PATH (a folder holding docs/…/*.rst, or one
+    .rst file), or update the one of the same name, and rebuild the knowledge base.
+
+    An update says in one line how many rulings it adds, removes and changes
+    (`ocgkb changes` lists them). A documentation that cannot be read (not UTF-8,
+    not reST, empty, over the size limit) is one line, and nothing is changed.
+    """
+    from ocgkb.views.sources import add_source
+
+    done = add_source(path, name, _step_line)
+    report = _rebuild(ctx)
+    if as_json:
+        click.echo(json.dumps({**done, "build": report}, ensure_ascii=False))
+        return
+    from ocgkb.cli.render_sources import render_added
+
+    _echo(render_added(done, report))
+
+
+@sources.command("list")
+@_json_option
+def sources_list(as_json: bool) -> None:
+    """List the added documentations, and whether the folder each came from is
+    still there (its copy is used either way)."""
+    from ocgkb.views.sources import list_sources
+
+    listed = list_sources()
+    if as_json:
+        click.echo(json.dumps({"sources": listed}, ensure_ascii=False))
+        return
+    from ocgkb.cli.render_sources import render_list
+
+    _echo(render_list(listed))
+
+
+@sources.command("remove")
+@click.argument("name", type=TEXT)
+@_json_option
+@click.pass_context
+def sources_remove(ctx: click.Context, name: str, as_json: bool) -> None:
+    """Remove an added documentation (its kept copy) and rebuild the knowledge base."""
+    from ocgkb.views.sources import remove_source
+
+    gone = remove_source(name)
+    report = _rebuild(ctx)
+    if as_json:
+        click.echo(json.dumps({**gone, "build": report}, ensure_ascii=False))
+        return
+    click.echo(f"removed {gone['name']} ({gone['title']}, added from {gone['origin']})")
+    click.echo(f"rebuilt the knowledge base: {report['counts'].get('passages', 0):,} passages")
+
+
+def _step_line(what: str) -> None:
+    """A long step said on standard error, on a terminal only (as the build's progress)."""
+    if sys.stderr.isatty():
+        click.echo(f"{what}…", err=True)
+
+
+def _rebuild(ctx: click.Context) -> dict:
+    from ocgkb.store.door import build as build_kb
+
+    return build_kb(*_where(ctx), on_build=_build_progress).as_dict()
+
+
+@main.command()
+@click.argument("old", type=TEXT, required=False)
+@click.argument("new", type=TEXT, required=False)
+@click.option("--since", type=TEXT, metavar="DATE", help="Only the rulings dated on or after this day.")
+@click.option(
+    "--only", type=click.Choice(["added", "removed", "changed"]), help="List only these (the totals stay)."
+)
+@_json_option
+def changes(old: str | None, new: str | None, since: str | None, only: str | None, as_json: bool) -> None:
+    """What changed between two editions of a rulings documentation: the rulings
+    added, removed and changed, matched by official FAQ id where they cite one and
+    by their words otherwise, grouped by topic, each with its date and FAQ link;
+    the totals first.
+
+    OLD and NEW are folders (or .rst files, or an added source's name). NEW alone
+    is compared with the added documentation it updates; with neither, the changes
+    of the last `sources add` that updated one.
+
+    \b
+    Examples:
+      ocgkb changes ~/docs-2025 ~/docs-2026
+      ocgkb changes ~/OCG-Rule-documentation --since 2026-01-01
+      ocgkb changes --only added --json
+    """
+    from ocgkb.views.sources import changes_view
+
+    view = changes_view(old, new, date_option("--since", since), _step_line)
+    if only:
+        view = {**view, **{kind: [] for kind in ("added", "removed", "changed") if kind != only}}
+    if as_json:
+        click.echo(json.dumps(view, ensure_ascii=False))
+        return
+    from ocgkb.cli.render_sources import render_changes
+
+    _echo(render_changes(view))
+
+
 @main.command()
 @click.option(
     "--format",
