@@ -42,13 +42,25 @@ def norm(text: str) -> str:
     return re.sub(r"\s+", "", text or "").replace("•", "·").replace("・", "·")
 
 
+def answers(hit, row: dict) -> bool:
+    """Whether a hit answers a question: its text holds one of `expect`, or (a
+    question on an added documentation, located without copying its words) one of
+    its places, or a copy's, holds one of the `answers` lines (file and line)."""
+    if "answers" in row:
+        return any(
+            place["file"] == answer["file"] and place["line"] <= answer["line"] <= place["line_end"]
+            for place in hit.citations
+            for answer in row["answers"]
+        )
+    return any(norm(e) in norm(hit.text) for e in row["expect"])
+
+
 def score(kb, rows: list[dict], limit: int = 10) -> tuple[dict, list[str]]:
     ranks, misses = [], []
     for row in rows:
-        wanted = [norm(e) for e in row["expect"]]
         rank = None
         for i, hit in enumerate(search(kb, row["q"], limit=limit), 1):
-            if any(w in norm(hit.text) for w in wanted):
+            if answers(hit, row):
                 rank = i
                 break
         ranks.append(rank)

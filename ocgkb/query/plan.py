@@ -89,7 +89,11 @@ def plan_query(kb: KnowledgeBase, question: str) -> QueryPlan:
         for name in ontology.concepts[cid].zh
     ]
     named = named_cards(kb, question)
-    said_in_english = lists["glossary"].translate(_without_names(text, named))
+    unnamed = _without_names(text, named)
+    # A card named in English is sought as the card (its token below), not as its English words.
+    name_words = set(latin_words(text)) - set(latin_words(unnamed))
+    words = [w for w in words if w not in name_words]
+    said_in_english = lists["glossary"].translate(unnamed)
     squashed = squash(text)
     slang = _slang_verbs(squashed, lists["slang"])
     translations = _as_words(

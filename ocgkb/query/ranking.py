@@ -106,9 +106,11 @@ def search(
         # Chinese, the pooled questions already serve (measured: ranking_ablation.py).
         english = not any(is_cjk(ch) for ch in plan.text)
         nearest = nearest_question(kb, plan, candidates, counts) if english else []
-        order = _fused(
-            order, [twin[c.id] for c in read_candidates(kb, pairs).values()], [twin[pid] for pid in nearest]
-        )
+        pair_order = [twin[c.id] for c in read_candidates(kb, pairs).values()]
+        order = _fused(order, pair_order, [])
+        if nearest:
+            curated = {twin[pid] for pid, c in candidates.items() if c.questions}
+            order = _among(order, _fused(order, pair_order, [twin[pid] for pid in nearest]), curated)
     if EXAMPLE_TOP:
         order = _rules_after_examples(kb, order, candidates, scored, where)
     # A hit's score is its own, capped by the one above it: the order is the fused one.
@@ -166,6 +168,14 @@ def _fused(ranked: list[str], pairs: list[str], nearest: list[str]) -> list[str]
         for rank, pid in enumerate(dict.fromkeys(ranking), 1):
             total[pid] = total.get(pid, 0.0) + share / (FUSION_K + rank)
     return sorted(total, key=lambda pid: (-total[pid], pid))
+
+
+def _among(order: list[str], reordered: list[str], these: set[str]) -> list[str]:
+    """`order`, with the places `these` hold in it filled in their `reordered` order:
+    the curated questions say which of the passages that have some answers best,
+    nothing of a passage that has none (an added documentation's), which keeps its place."""
+    moved = iter([pid for pid in reordered if pid in these])
+    return [next(moved) if pid in these else pid for pid in order]
 
 
 def _mark_weak(

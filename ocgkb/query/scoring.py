@@ -14,6 +14,7 @@ from collections import Counter
 from ocgkb.query.candidates import Candidate
 from ocgkb.query.plan import QueryPlan
 from ocgkb.store.database import KnowledgeBase
+from ocgkb.text.normalize import card_token, squash
 from ocgkb.text.tokenize import STOPWORDS
 
 # BM25 weights of where a term is found: the passage's words, its bigrams, its title.
@@ -26,9 +27,10 @@ KIND_PRIOR = {"clause": 1.0, "subitem": 0.93, "ruling": 0.95, "example": 0.85, "
 # A heading (Candidate.heading) introduces a list: the items answer, not it.
 HEADING_PRIOR = 0.5
 CONCEPT_BONUS = 0.18
-# (A bonus for naming a card the question names, even only for a passage that
-# also says the question's other words, won nothing on any question set: the
-# card's name is a word of the question, found like the others.)
+# A passage that names the cards a question names (a share of them: each counts)
+# is about the question's situation: an added documentation's rulings are mostly
+# such, about one card beside another (benchmarks/edition_retrieval.py).
+CARD_BONUS = 0.2
 # A shorter word inside one the question said (装备 in 装备卡) is the same idea
 # again: it helps to find a passage, not to count twice.
 INNER_WEIGHT = 0.15
@@ -79,6 +81,7 @@ def scores(
     answers_count = _count_pattern(plan.text)
     answer_shapes = [shape for asked, shape in ANSWER_TYPES if asked.search(plan.text)]
     coverage_weights = rarity_weights(kb, plan.words, counts)
+    card_tokens = [t for t in (card_token(squash(kb.normalize(c))) for c in plan.cards) if t]
     scores = {}
     for pid, passage in candidates.items():
         score = relevance[pid] / best * KIND_PRIOR.get(passage.kind, 0.8)
@@ -89,6 +92,9 @@ def scores(
             if cid in passage.concepts:
                 strength = 1.0 if passage.concepts[cid] == "text" else 0.5
                 score += CONCEPT_BONUS * strength / len(plan.concepts)
+        if card_tokens:
+            words = passage.fields[0][0]
+            score += CARD_BONUS * sum(1 for t in card_tokens if t in words) / len(card_tokens)
         if answers_count and answers_count.search(passage.body):
             score += COUNT_BONUS
         score += ANSWER_TYPE_BONUS * sum(1 for shape in answer_shapes if shape.search(passage.body))
