@@ -7,23 +7,40 @@ from __future__ import annotations
 from ocgkb.views.status import status_line
 
 # Said after every answer drawn from the texts.
-CITE_REMINDER = (
-    "Cite the § number (or ruling topic and date) and the passage id of every passage you rely on."
-)
+CITE_REMINDER = "Cite the § number (or ruling topic and date), the passage id and any FAQ link of every passage you rely on."
 
 
 def cite(hit: dict) -> str:
-    """`[§4.2.2 cost · 4.2.2/4]`, or a ruling's topic and dates instead of the §."""
+    """`[§4.2.2 cost · 4.2.2/4]`, or a ruling's topic and dates instead of the §
+    (an added documentation's title before its topic)."""
     where = f"§{hit['topic'] or hit['section']}" if hit.get("section") else hit.get("topic") or hit["id"]
+    own = (hit.get("citations") or [{}])[0]
+    if own.get("added"):
+        where = f"{own['document']} › {where}"
     dates = f", {', '.join(hit['dates'])}" if hit.get("dates") else ""
     return f"[{where}{dates} · {hit['id']}]"
 
 
+def place_lines(hit: dict, indent: str) -> list[str]:
+    """Each official FAQ a passage cites, and every other place the same ruling stands."""
+    lines = []
+    for n, place in enumerate(hit.get("citations") or []):
+        if n:
+            lines.append(f"{indent}(also in {place['document']} › {place['topic']} · {place['id']})")
+        lines += [
+            f"{indent}({'FAQ ' + str(link['fid']) if link['fid'] else link['source']}"
+            f"{', ' + link['date'] if link['date'] else ''}: {link['url']})"
+            for link in place["faq"]
+        ]
+    return lines
+
+
 def passage_lines(hits: list[dict], indent: str = "") -> list[str]:
-    """Each passage cited then quoted, its examples and rulings (an answer's) below it."""
+    """Each passage cited then quoted, with its FAQ links, its examples and rulings (an answer's) below it."""
     lines = []
     for hit in hits:
         lines.append(f"{indent}{cite(hit)} {hit['text']}")
+        lines += place_lines(hit, indent + "  ")
         lines += passage_lines(hit.get("examples", []) + hit.get("rulings", []), indent + "  ")
     return lines
 

@@ -5,6 +5,7 @@ from __future__ import annotations
 import copy
 
 from ocgkb.store import cards, concepts, passages, scenarios, sections, tables
+from ocgkb.store.changes import recorded_changes
 from ocgkb.store.database import KnowledgeBase
 
 
@@ -30,6 +31,11 @@ def _make_home(kb: KnowledgeBase) -> dict:
         "scenarios": [{"name": r["name"], "title": r["title"]} for r in scenarios.all_scenarios(kb)],
         "counts": {"passages": sum(kinds.values()), "kinds": kinds, "cards": cards.mentioned_card_count(kb)},
     }
+
+
+def has_changes(kb: KnowledgeBase) -> bool:
+    """Whether an update of an added documentation is recorded (the site's "what changed")."""
+    return bool(recorded_changes(kb))
 
 
 def document_titles(kb: KnowledgeBase) -> dict[str, str]:

@@ -16,6 +16,7 @@ from starlette.schemas import SchemaGenerator
 from ocgkb.store import schema
 from ocgkb.views.answer import answer
 from ocgkb.views.card import card_view
+from ocgkb.views.changes import last_changes_view
 from ocgkb.views.concept import concept_view
 from ocgkb.views.deck import MAX_YDK_BYTES, deck_view
 from ocgkb.views.passage import passage_view
@@ -219,6 +220,30 @@ async def api_read(request: Request) -> JSON:
     return JSON(read_view(request.app.state.kb, text, card))
 
 
+@documented
+async def api_changes(request: Request) -> JSON:
+    """
+    summary: What the last update of an added rulings documentation changed (`ocgkb changes --json` after `ocgkb sources add`), the totals first.
+    parameters:
+      - {name: only, in: query, schema: {type: string, enum: [added, removed, changed]}, description: one list only (longer)}
+      - {name: since, in: query, schema: {type: string}, description: 'only the rulings dated on or after this day, YYYY-MM-DD'}
+      - {name: source, in: query, schema: {type: string}, description: an added documentation's name}
+    responses:
+      200: {description: '{"source", "old", "new", "since", "totals", "added", "removed", "changed", "more"}; each ruling {"fid", "date", "topic", "text", "url"}'}
+      404: {description: '{"error"}: no update recorded'}
+      400: {description: '{"error"}: a bad only or since'}
+    """
+    only = request.query_params.get("only")
+    source = request.query_params.get("source")
+    view = last_changes_view(
+        request.app.state.kb,
+        params.checked(only, "only") if only is not None else None,
+        params.date(request, "since"),
+        params.checked(source, "source") if source is not None else None,
+    )
+    return JSON(view)
+
+
 schemas = SchemaGenerator(
     {
         "openapi": "3.1.0",
@@ -242,6 +267,7 @@ RETURNS = {
     "/api/concept/{name}": "Concept",
     "/api/p/{pid}": "Passage",
     "/api/scenario/{name}": "Scenario",
+    "/api/changes": "Changes",
 }
 
 
@@ -272,5 +298,6 @@ routes = [
     Route("/api/concept/{name:path}", api_concept, name="api_concept"),
     Route("/api/p/{pid:path}", api_passage, name="api_passage"),
     Route("/api/scenario/{name}", api_scenario, name="api_scenario"),
+    Route("/api/changes", api_changes, name="api_changes"),
     Route("/openapi.json", openapi, include_in_schema=False),
 ]

@@ -148,11 +148,12 @@ def create_app(
 def _load(app: Starlette, kb: KnowledgeBase) -> None:
     """Read what every request needs of `kb`, then serve it: a knowledge base that
     fails here raises before it replaces the one being served."""
-    from ocgkb.views.home import document_titles
+    from ocgkb.views.home import document_titles, has_changes
     from ocgkb.views.warm import warm_up
 
     names, titles = warm_up(kb), document_titles(kb)
     app.state.kb, app.state.concept_names, app.state.doc_titles = kb, names, titles
+    app.state.has_changes = has_changes(kb)  # the foot links "what changed" after an update
 
 
 async def sqlite_error(request: Request, exc: Exception) -> Response:

@@ -14,6 +14,7 @@ from ocgkb.study.graph import graph_of
 from ocgkb.study.picture import neighbourhood_picture
 from ocgkb.views.answer import answer_page
 from ocgkb.views.card import card_view
+from ocgkb.views.changes import last_changes_view
 from ocgkb.views.concept import concept_view
 from ocgkb.views.deck import MAX_YDK_BYTES, REGIONS, deck_view
 from ocgkb.views.home import home_view
@@ -81,6 +82,13 @@ async def scenario(request: Request) -> Response:
     return page(request, "scenario.html", view=view)
 
 
+async def changes(request: Request) -> Response:
+    only = request.query_params.get("only")
+    only = params.checked(only, "only") if only is not None else None
+    view = last_changes_view(request.app.state.kb, only, params.date(request, "since"))
+    return page(request, "changes.html", view=view)
+
+
 async def deck(request: Request) -> Response:
     """GET: the form. POST: the pasted or uploaded .ydk checked, shown under the
     form; nothing is stored. Bad input is the form again with the reason (400)."""
@@ -123,4 +131,5 @@ routes = [
     Route("/concept/{name:path}", concept, name="concept", include_in_schema=False),
     Route("/p/{pid:path}", passage, name="passage", include_in_schema=False),
     Route("/scenario/{name}", scenario, name="scenario", include_in_schema=False),
+    Route("/changes", changes, name="changes", include_in_schema=False),
 ]
