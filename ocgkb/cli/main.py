@@ -231,6 +231,9 @@ def build(ctx: click.Context, as_json: bool, verbose: bool, check: bool) -> None
         else:
             for key in ("path", "integrity", "up_to_date"):
                 click.echo(f"{key}: {result[key]}")
+            from ocgkb.cli.render_sources import origin_lines
+
+            _echo("\n".join(origin_lines(result["sources"])))
         if not result["sound"]:
             sys.exit(1)
         return

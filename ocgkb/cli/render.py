@@ -13,13 +13,40 @@ KIND_LABEL = {kind: f"{zh} {en}" for kind, (zh, en) in KIND_NAMES.items()}
 
 
 def citation(hit: dict) -> str:
-    """Where a passage stands: §4.2.2 for the rulebook, topic and date for a ruling."""
+    """Where a passage stands: §4.2.2 for the rulebook, topic and date for a ruling
+    (a documentation the user added named first)."""
     source = hit["source"]
     where = f"§{hit['section']}" if hit.get("section") else hit["topic"]
     if hit.get("section") and hit["topic"]:
         where = f"§{hit['topic']}"
+    own = (hit.get("citations") or [{}])[0]
+    if own.get("added"):
+        where = f"{own['document']} › {where}"
     dates = f" · {', '.join(hit['dates'])}" if hit.get("dates") else ""
     return f"{where}{dates}  [{hit['id']} · {source['file']}:{source['line']}]"
+
+
+def sources_lines(hit: dict, indent: str = "   ") -> list[str]:
+    """Under a passage: each official FAQ (or wiki) link it cites, where an undated
+    example comes from, and every other place the same ruling stands."""
+    out = []
+    for n, place in enumerate(hit.get("citations") or []):
+        if n:
+            where = f"{place['document']} › {place['topic']}" if place["added"] else place["topic"]
+            dates = f" · {', '.join(place['dates'])}" if place["dates"] else ""
+            out.append(f"{indent}also in {where}{dates}  [{place['id']} · {place['file']}:{place['line']}]")
+        for link in place["faq"]:
+            what = f"FAQ {link['fid']}" if link["fid"] else link["source"]
+            out.append(f"{indent}{what} · {link['date'] or 'undated'} · {link['url']}")
+        if not place["faq"] and place["source"] in ("mail", "undated"):
+            out.append(f"{indent}undated: {_UNDATED[place['source']]}")
+    return [click.style(line, dim=True) for line in out]
+
+
+_UNDATED = {
+    "mail": "from a mail reply, as its documentation says of its undated examples",
+    "undated": "its documentation gives no date or source",
+}
 
 
 def highlight(text: str, words: list[str]) -> str:
@@ -68,6 +95,7 @@ def _passage(rank: int, hit: dict, words: list[str], weak: bool | None = None) -
         + click.style(f"  {KIND_LABEL.get(hit['kind'], hit['kind'])}", dim=True)
         + (click.style(WEAK_MARK, fg="yellow") if (hit.get("weak") if weak is None else weak) else ""),
         _indent(highlight(hit["text"], words)),
+        *sources_lines(hit),
     ]
     if flags := _flags(hit):
         lines.append(flags)

@@ -53,8 +53,24 @@ def render_list(listed: list[dict]) -> str:
         out.append(f"  added {source['added'][:10]} from {source['origin']}")
         out.append(f"  kept in {source['kept_in']}")
         if note := _STATE[source["origin_state"]]:
-            out.append(click.style("  " + note.format(**source), fg="yellow"))
+            out.append(
+                click.style("  " + note.format(**{**source, "added": source["added"][:10]}), fg="yellow")
+            )
     return "\n".join(out)
+
+
+def origin_lines(sources: list[dict]) -> list[str]:
+    """`build --check`: each added documentation, and a warning when its folder is gone or changed."""
+    lines = []
+    for source in sources:
+        lines.append(f"source {source['name']}: added {source['added'][:10]} from {source['origin']}")
+        if note := _STATE[source["state"]]:
+            lines.append(
+                click.style(
+                    "  warning: " + note.format(**{**source, "added": source["added"][:10]}), fg="yellow"
+                )
+            )
+    return lines
 
 
 def render_changes(view: dict) -> str:

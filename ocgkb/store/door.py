@@ -187,7 +187,19 @@ def check(db_path: Where = None, data_dir: Where = None, kb_dir: Where = None) -
         result["integrity"] = f"unreadable: {exc}"
     result["up_to_date"] = _fingerprint_of(db_path) == _wanted_fingerprint(data_dir, kb_dir)
     result["sound"] = result["integrity"] == "ok" and result["up_to_date"]
+    result["sources"] = added_sources_state()
     return result
+
+
+def added_sources_state() -> list[dict]:
+    """Each added documentation and whether the folder it came from is still there
+    (`present`, `changed`, `missing`): its kept copy is built either way."""
+    from ocgkb.sources import added
+
+    return [
+        {"name": s.name, "origin": s.origin, "added": s.added, "state": added.origin_state(s)}
+        for s in added.list_sources()
+    ]
 
 
 def _place(db_path: Where) -> str:

@@ -108,21 +108,24 @@ def hit_parts(kb: KnowledgeBase, ids: list[str]) -> dict[str, dict]:
     return {pid: {k: (list(v) if isinstance(v, list) else v) for k, v in cache[pid].items()} for pid in ids}
 
 
-def document_titles(kb: KnowledgeBase) -> dict[str, str]:
-    """Each document's title by name (the seeds' and the documentations added)."""
+def document_titles(kb: KnowledgeBase) -> dict[str, tuple[str, bool]]:
+    """Each document's title by name, and whether the user added it (else a seed)."""
     return kb.memo(
-        "document_titles", lambda: {r[0]: r[1] for r in kb.query("SELECT name, title FROM documents")}
+        "passages.documents",
+        lambda: {r[0]: (r[1], r[2] == "added") for r in kb.query("SELECT name, title, kind FROM documents")},
     )
 
 
-def _place(row: sqlite3.Row, titles: dict[str, str], dates: list[str]) -> dict:
+def _place(row: sqlite3.Row, titles: dict[str, tuple[str, bool]], dates: list[str]) -> dict:
     """Where one copy of a passage stands: its document, topic, file and line, its
     dates, and each official FAQ (or wiki) link it cites with date, id and address."""
     cited = json.loads(row["citations"]) if row["citations"] else []
+    title, added = titles.get(row["doc"], (row["doc"], False))
     return {
         "id": row["id"],
         "doc": row["doc"],
-        "document": titles.get(row["doc"], row["doc"]),
+        "document": title,
+        "added": added,
         "topic": row["topic"],
         "file": row["file"],
         "line": row["line"],
