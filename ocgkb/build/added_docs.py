@@ -15,7 +15,7 @@ import json
 import re
 from collections import defaultdict
 
-from ocgkb.build.editions import kept_edition
+from ocgkb.build.editions import forget_others, kept_edition
 from ocgkb.sources import added
 from ocgkb.sources.dates import find_dates
 from ocgkb.sources.model import Edition, Passage
@@ -31,7 +31,21 @@ _ANCHOR = 8
 
 def read_editions() -> list[tuple[added.AddedSource, Edition]]:
     """Each added source with its edition (what its reading noticed is in its notes)."""
-    return [(source, kept_edition(source)) for source in added.list_sources()]
+    sources = added.list_sources()
+    forget_others(sources)
+    return [(source, kept_edition(source)) for source in sources]
+
+
+def register_card_links(editions: list[tuple[added.AddedSource, Edition]], index) -> None:
+    """A name an added documentation links as a card that the card data cannot link
+    (it translates newer cards otherwise) is a real card without a password: kept as
+    a card of its rulings and named in the build report, never dropped."""
+    for source, edition in editions:
+        for name, kind in sorted(edition.card_links.items()):
+            if kind == "card" and index.link(name) is None:
+                index.add_unlinked(
+                    name, f"{source.name} links it as a card; the card data knows no card so named"
+                )
 
 
 def document_row(source: added.AddedSource, edition: Edition) -> dict:

@@ -75,6 +75,7 @@ class CardIndex:
         self.normalize = normalize
         self.aliases = aliases
         self._loose_memo: dict[str, str] = {}
+        self._joined: str | None = None
         self._normal_memo: dict[str, str] = {}
         self._normalize_all(
             name
@@ -133,6 +134,10 @@ class CardIndex:
             return Link(next(iter(found)), "loose")
         return None
 
+    def add_unlinked(self, written: str, reason: str) -> None:
+        """A real card the card data lacks (a documentation links it as a card): named, with why."""
+        self._unlinked.setdefault(self.loose(written), reason)
+
     def unlinked_reason(self, written: str) -> str | None:
         """Why a real card the texts name has no password (kb/card_aliases.yaml), or None."""
         return self._unlinked.get(self.loose(written))
@@ -140,15 +145,12 @@ class CardIndex:
     def names_containing(self, written: str, at_least: int = 2) -> int:
         """How many card names contain this one (up to `at_least`): an archetype is in many."""
         form = self.loose(written)
-        if len(form) < 2:
+        if len(form) < 2 or "\n" in form:
             return 0
-        count = 0
-        for name in self._loose:
-            if form in name and name != form:
-                count += 1
-                if count >= at_least:
-                    break
-        return count
+        if self._joined is None:  # every name on a line of its own: one C-level count per question
+            self._joined = "\n" + "\n".join(self._loose) + "\n"
+        count = self._joined.count(form) - self._joined.count(f"\n{form}\n")
+        return min(count, at_least)
 
     def all_chinese_names(self) -> Iterator[tuple[str, int]]:
         # Aliases first: a card found by one is named as the texts write it.

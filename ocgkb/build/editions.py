@@ -33,15 +33,24 @@ def _path(key: str) -> Path:
     return Path(paths.parts_dir()) / f"edition-{key}.json"
 
 
-def parsed(name: str, title: str, root: str, files: list[DocFile]) -> Edition:
-    """The edition these files make, read back when it was parsed before."""
+# What this process parsed, by key: `sources add` parses, then builds in the same process.
+_parsed: dict[str, Edition] = {}
+
+
+def parsed(name: str, title: str, root: str, files: list[DocFile], remember: bool = True) -> Edition:
+    """The edition these files make, read back when it was parsed before (and kept
+    for the next build when `remember`: an edition only compared is not)."""
     digests = {f.path: hashlib.sha256(f.text.encode("utf-8")).hexdigest() for f in files}
-    path = _path(_key(name, title, digests))
+    key = _key(name, title, digests)
+    if key in _parsed:
+        return _with_root(_parsed[key], root)
+    path = _path(key)
     with contextlib.suppress(OSError, ValueError, TypeError, KeyError):
-        edition = edition_from_json(json.loads(path.read_text(encoding="utf-8")))
-        edition.root = edition.file = root
+        _parsed[key] = edition_from_json(json.loads(path.read_text(encoding="utf-8")))
+        return _with_root(_parsed[key], root)
+    edition = _parsed[key] = rst_docs.parse_edition(files, name, title, root)
+    if not remember:
         return edition
-    edition = rst_docs.parse_edition(files, name, title, root)
     with contextlib.suppress(OSError):
         path.parent.mkdir(parents=True, exist_ok=True)
         partial = path.with_name(f"{path.name}.{os.getpid()}")
@@ -50,6 +59,23 @@ def parsed(name: str, title: str, root: str, files: list[DocFile]) -> Edition:
     return edition
 
 
+def _with_root(edition: Edition, root: str) -> Edition:
+    """The edition as read from `root` (a copy: the one remembered stays as parsed)."""
+    from dataclasses import replace
+
+    return replace(edition, root=root, file=root)
+
+
 def kept_edition(source: added.AddedSource) -> Edition:
     """An added source's edition, from its kept copy."""
     return parsed(source.name, source.title, source.folder, added.kept_files(source))
+
+
+def forget_others(sources: list[added.AddedSource]) -> None:
+    """Delete the parses of editions no longer added (a replaced or removed one):
+    each is megabytes, and only the added ones are ever read back."""
+    wanted = {_path(_key(s.name, s.title, s.files)).name for s in sources}
+    with contextlib.suppress(OSError):
+        for path in Path(paths.parts_dir()).glob("edition-*.json"):
+            if path.name not in wanted:
+                path.unlink(missing_ok=True)

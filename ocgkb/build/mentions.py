@@ -10,6 +10,7 @@ and the aliases know, as whole names.
 from __future__ import annotations
 
 from collections import Counter, defaultdict
+from collections.abc import Callable
 from dataclasses import dataclass, field
 
 from ocgkb.build.card_index import CardIndex
@@ -30,6 +31,10 @@ class CardMentions:
     archetype_mentions: list[tuple[str, str]] = field(default_factory=list)
     not_cards: Counter = field(default_factory=Counter)  # in 「」 but no card, no archetype
     by_spelling: dict[str, str] = field(default_factory=dict)  # loose spelling → texts' name
+    # Each card's name as only some passages write it (the seeds', whatever a
+    # documentation added says): the segmentation of those passages depends on no other.
+    names_in: Callable[[set[str]], set[str]] = lambda pids: set()
+    bare_hits: list[tuple[str, int, str]] = field(default_factory=list)  # (passage, password, as written)
 
     def name_of(self, written: str, index: CardIndex) -> str | None:
         """The card a spelling in the texts stands for, if it is a card."""
@@ -63,6 +68,33 @@ def _decide_spellings(
     return key_of, written_counts
 
 
+def _display_name(index: CardIndex, normalize: Normalizer) -> Callable[[object, Counter], str]:
+    def display(key: object, counts: Counter) -> str:
+        """A card's name: its commonest spelling with no corrupted character."""
+        clean = [w for w, _ in counts.most_common() if not normalize.repaired_count(w)]
+        fact = index.card(key) if isinstance(key, int) else None
+        return clean[0] if clean else (fact.display_name if fact else counts.most_common(1)[0][0])
+
+    return display
+
+
+def _names_in(found, key_of: dict, result: CardMentions, display) -> Callable[[set[str]], set[str]]:
+    def names_in(pids: set[str]) -> set[str]:
+        """The cards these passages name: in 「」 as they write them, and bare by a card
+        of the card data (so that another document's names change nothing here)."""
+        counts: dict[object, Counter] = defaultdict(Counter)
+        for pid, written, kind in found:
+            if pid in pids and kind != "archetype" and key_of.get(written):
+                counts[key_of[written]][written] += 1
+        bare: dict[int, str] = {}  # a card of the data named bare, as these passages first write it
+        for pid, password, written in result.bare_hits:
+            if pid in pids and password not in counts:
+                bare.setdefault(password, written)
+        return {display(key, written) for key, written in counts.items()} | set(bare.values())
+
+    return names_in
+
+
 def collect_mentions(
     passages: list[Passage],
     search_text: dict[str, str],
@@ -79,11 +111,11 @@ def collect_mentions(
 
     key_of, written_counts = _decide_spellings(found, index, result)
 
+    display = _display_name(index, normalize)
+    result.names_in = _names_in(found, key_of, result, display)
     names: dict[object, str] = {}
     for key, counts in written_counts.items():
-        clean = [w for w, _ in counts.most_common() if not normalize.repaired_count(w)]
-        fact = index.card(key) if isinstance(key, int) else None
-        names[key] = clean[0] if clean else (fact.display_name if fact else counts.most_common(1)[0][0])
+        names[key] = display(key, counts)
         name = names[key]
         result.cards[name] = key if isinstance(key, int) else None
         result.how_linked[name] = (
@@ -126,6 +158,7 @@ def _find_bare(
     forms: dict[str, object] = {}
     for name, password in index.all_chinese_names():
         forms.setdefault(scan_form(normalize(name)), (password, name))
+    data_names = dict(forms)  # a card of the data as its name is written, whatever 「」 names say
     for name, spellings in result.spellings.items():
         forms.update({scan_form(normalize(written)): name for written in spellings})
     forms.update({scan_form(normalize(term)): None for term in rules.not_cards})
@@ -134,9 +167,12 @@ def _find_bare(
         forms.setdefault(scan_form(normalize(name)), None)
     scanner = NameScanner(forms)
     for p in passages:
-        for key in scanner.find(scan_form(without_brackets(search_text[p.id]))):
+        for form in scanner.found(scan_form(without_brackets(search_text[p.id]))):
+            key = scanner.key(form)
             if key is None:
                 continue
+            if isinstance(data_names.get(form), tuple):
+                result.bare_hits.append((p.id, *data_names[form]))
             if isinstance(key, tuple):
                 password, written = key
                 if password not in names:

@@ -19,7 +19,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from ocgkb import BuildError, OntologyError, paths
-from ocgkb.build.added_docs import edition_dates, edition_twins, read_editions
+from ocgkb.build.added_docs import edition_dates, edition_twins, read_editions, register_card_links
 from ocgkb.build.card_index import CardAliases, CardIndex
 from ocgkb.build.mentions import CardMentions, collect_mentions
 from ocgkb.build.segments import RememberedSegmenter
@@ -109,6 +109,7 @@ def build(
     parsed: list[ParsedDocument] = [_parse(doc, inputs.texts[doc.name]) for doc in inputs.documents]
     _check_whole(parsed, inputs.documents)
     editions = read_editions()
+    register_card_links(editions, inputs.card_index)
     parsed += [edition for _, edition in editions]
     passages, sections, search_text = _passages(parsed, inputs, report)
     inputs.synonyms["outside"] = _not_in_texts(inputs.synonyms["outside"], search_text.values())
@@ -236,19 +237,19 @@ def _index(passages, search_text, titles, names: CardMentions, inputs: _Inputs, 
     The seeds are cut with the concept terms and the cards they name as words; an
     added documentation with those and the cards it names. So adding one neither
     changes how the seeds are cut nor makes their remembered cut useless."""
-    doc_of = {p.id: p.doc for p in passages}
-    cards_in: dict[str, set[str]] = defaultdict(set)
+    ids_of: dict[str, set[str]] = defaultdict(set)
+    for p in passages:
+        ids_of[p.doc].add(p.id)
     cards_of: dict[str, list[str]] = defaultdict(list)
     for pid, name, _ in names.mentions:
         cards_of[pid].append(card_token(squash(inputs.normalize(name))))
-        cards_in[doc_of[pid]].add(name)
-    seed_cards = {name for doc in seeds for name in cards_in[doc]}
+    # The cards the seeds name, as the seeds write them: what the seeds' cut depends on.
+    seed_cards = names.names_in({pid for doc in seeds for pid in ids_of[doc]})
     segmenters = {
         doc: RememberedSegmenter(
-            Segmenter([*inputs.concept_terms, *seed_cards, *(cards_in[doc] if doc not in seeds else ())]),
-            name=None if doc in seeds else doc,
+            Segmenter([*inputs.concept_terms, *seed_cards, *names.names_in(ids)]), name=doc
         )
-        for doc in dict.fromkeys(doc_of.values())
+        for doc, ids in ids_of.items()
         if doc not in seeds
     }
     seed_segmenter = RememberedSegmenter(Segmenter([*inputs.concept_terms, *seed_cards]))

@@ -4,7 +4,9 @@ produced (`Built`), one function per group of tables."""
 from __future__ import annotations
 
 import json
+import re
 from collections import Counter, defaultdict
+from collections.abc import Iterable
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING
@@ -145,7 +147,9 @@ def _write_documents(db: sqlite_utils.Database, built: Built) -> None:
 def _write_passages(db: sqlite_utils.Database, built: Built) -> None:
     files = {d.name: d.file for d in built.documents}
     fts_rows = built.fts_rows
-    db["passages"].insert_all(
+    _insert(
+        db,
+        "passages",
         (
             {
                 "rowid": i,
@@ -168,10 +172,10 @@ def _write_passages(db: sqlite_utils.Database, built: Built) -> None:
                 **{field: fts_rows[i - 1][field] for field in PASSAGE_INDEX_COLUMNS},
             }
             for i, p in enumerate(built.passages, 1)
-        )
+        ),
     )
     _index(db, "passages")
-    db["dates"].insert_all(built.dates)
+    _insert(db, "dates", built.dates)
     _index(db, "dates")
 
 
@@ -316,16 +320,14 @@ def _write_limits(db: sqlite_utils.Database, built: Built) -> None:
 
 def _write_mentions(db: sqlite_utils.Database, built: Built) -> None:
     names = built.names
-    db["passage_cards"].insert_all(
-        ({"passage_id": pid, "card": name, "how": how} for pid, name, how in names.mentions)
-    )
+    _insert(db, "passage_cards", ({"passage_id": p, "card": n, "how": h} for p, n, h in names.mentions))
     _index(db, "passage_cards")
     archetype_counts = Counter(name for _, name in names.archetype_mentions)
     db["archetypes"].insert_all(
         {"name": n, "mentions": archetype_counts[n]} for n in sorted(names.archetypes)
     )
-    db["passage_archetypes"].insert_all(
-        ({"passage_id": pid, "archetype": name} for pid, name in names.archetype_mentions)
+    _insert(
+        db, "passage_archetypes", ({"passage_id": p, "archetype": n} for p, n in names.archetype_mentions)
     )
 
 
@@ -346,10 +348,10 @@ def _write_concepts(db: sqlite_utils.Database, built: Built) -> None:
         }
         for c in ontology.concepts.values()
     )
-    db["passage_concepts"].insert_all(built.concept_rows)
+    _insert(db, "passage_concepts", built.concept_rows)
     _index(db, "passage_concepts")
     db["scenarios"].insert_all(built.scenarios)
-    db["links"].insert_all(built.links)
+    _insert(db, "links", built.links)
     _index(db, "links")
 
 
@@ -366,7 +368,7 @@ def _write_index(db: sqlite_utils.Database, built: Built) -> None:
     }
     db["meta"].insert({"key": "average_tokens", "value": json.dumps(average)})
     vocabulary = built.vocabulary
-    db["vocabulary"].insert_all({"term": t, "df": n} for t, n in sorted(vocabulary.items()))
+    _insert(db, "vocabulary", ({"term": t, "df": n} for t, n in sorted(vocabulary.items())))
     db["meta"].insert({"key": "vocabulary_total", "value": str(sum(vocabulary.values()) or 1)})
 
 
@@ -459,6 +461,17 @@ def _card_name_rows(cards: list[dict], index: CardIndex, forms: RememberedCardFo
         if fact and fact.password in by_password:
             form = latin_form(nickname) if latin_form(nickname) == nickname.lower().replace(" ", "") else None
             yield row(form or index.loose(nickname), by_password[fact.password], "nickname")
+
+
+def _insert(db: sqlite_utils.Database, table: str, rows: Iterable[dict]) -> None:
+    """Rows into one of the schema's tables by a plain executemany: the large tables
+    (passages, links, tags) without sqlite-utils' per-value checks, a second of a build."""
+    columns = re.findall(r"(?:^|,)\s*(\w+) (?:TEXT|INTEGER)", TABLES[table])
+    marks = ", ".join("?" * len(columns))
+    db.conn.executemany(
+        f"INSERT INTO {table} ({', '.join(columns)}) VALUES ({marks})",
+        ([row.get(c) for c in columns] for row in rows),
+    )
 
 
 def _index(db: sqlite_utils.Database, table: str) -> None:

@@ -33,7 +33,7 @@ CANDIDATES = 30  # passages ranked in full per question; the tuned sets score th
 # Terms in more passages than MAX_POSTINGS, or than MAX_SHARE of them, are left
 # out of the candidate lookup: they cost the most and weigh the least (they still
 # count in scoring). 效果 is in 60% of passages.
-MAX_POSTINGS = 2000
+MAX_POSTINGS = 1000
 MAX_SHARE = 0.25
 RAREST_KEPT = 3
 # A paragraph that only repeats a clause's words ranks below the clause when the
@@ -49,6 +49,7 @@ FUSION_K, PAIR_SHARE = 60, 0.5
 # questions), counts QUESTION_SHARE (ocgkb.query.scoring.nearest_question).
 QUESTION_SHARE = 0.5
 PAIR_SHARE_MAX = 0.25
+PAIR_POSTINGS_MAX = 1500  # however many passages there are: each posting costs FTS5 a lookup
 PAIR_CARDS = True  # and the cards it names, whole, in the words column
 PAIR_COLUMNS = ("grams", "asked")
 PAIR_WEIGHTS = {"words": 1, "grams": 1, "context": 0, "asked": 1}
@@ -102,15 +103,7 @@ def search(
     _rules_before_repeats(plan, candidates, scored)
     order = sorted(scored, key=lambda pid: (-scored[pid], pid))
     if FUSE:
-        # A question asked in English meets the curated English questions whole; in
-        # Chinese, the pooled questions already serve (measured: ranking_ablation.py).
-        english = not any(is_cjk(ch) for ch in plan.text)
-        nearest = nearest_question(kb, plan, candidates, counts) if english else []
-        pair_order = [twin[c.id] for c in read_candidates(kb, pairs).values()]
-        order = _fused(order, pair_order, [])
-        if nearest:
-            curated = {twin[pid] for pid, c in candidates.items() if c.questions}
-            order = _among(order, _fused(order, pair_order, [twin[pid] for pid in nearest]), curated)
+        order = _fuse_rankings(kb, plan, order, pairs, candidates, twin, counts)
     if EXAMPLE_TOP:
         order = _rules_after_examples(kb, order, candidates, scored, where)
     # A hit's score is its own, capped by the one above it: the order is the fused one.
@@ -152,10 +145,12 @@ def _rules_after_examples(
 def _pair_terms(kb: KnowledgeBase, plan: QueryPlan, counts: dict[str, int]) -> list[str]:
     """What the second ranking looks for: the question's character pairs (for a
     question in English, those of the Chinese words it was read as) and its Latin
-    words, but those in more than PAIR_SHARE_MAX of the passages (的效, 效果):
+    words, but those in more than PAIR_SHARE_MAX of the passages (的效, 效果), or than
+    PAIR_POSTINGS_MAX (a large added documentation):
     every passage they match is scored, for almost nothing."""
     terms = plan.pairs + [w for w in latin_words(plan.text) if w not in STOPWORDS]
-    kept = [t for t in terms if counts.get(t, 0) <= PAIR_SHARE_MAX * kb.passage_count]
+    most = min(PAIR_SHARE_MAX * kb.passage_count, PAIR_POSTINGS_MAX)
+    kept = [t for t in terms if counts.get(t, 0) <= most]
     return kept or terms
 
 
@@ -168,6 +163,28 @@ def _fused(ranked: list[str], pairs: list[str], nearest: list[str]) -> list[str]
         for rank, pid in enumerate(dict.fromkeys(ranking), 1):
             total[pid] = total.get(pid, 0.0) + share / (FUSION_K + rank)
     return sorted(total, key=lambda pid: (-total[pid], pid))
+
+
+def _fuse_rankings(
+    kb: KnowledgeBase,
+    plan: QueryPlan,
+    order: list[str],
+    pairs: list[int],
+    candidates: dict[str, Candidate],
+    twin: dict[str, str],
+    counts: dict[str, int],
+) -> list[str]:
+    """The full ranking fused with the character-pair one; for a question asked in
+    English, the passages with curated questions reordered among themselves by the
+    nearest one (in Chinese the pooled questions already serve: ranking_ablation.py)."""
+    pair_order = [twin[c.id] for c in read_candidates(kb, pairs).values()]
+    order = _fused(order, pair_order, [])
+    english = not any(is_cjk(ch) for ch in plan.text)
+    nearest = nearest_question(kb, plan, candidates, counts) if english else []
+    if nearest:
+        curated = {twin[pid] for pid, c in candidates.items() if c.questions}
+        order = _among(order, _fused(order, pair_order, [twin[pid] for pid in nearest]), curated)
+    return order
 
 
 def _among(order: list[str], reordered: list[str], these: set[str]) -> list[str]:

@@ -32,7 +32,7 @@ import os
 import re
 from dataclasses import dataclass, field
 from pathlib import Path
-from urllib.parse import parse_qs, unquote, urlsplit
+from urllib.parse import parse_qs, urlsplit
 
 from ocgkb import OcgkbError
 from ocgkb.sources.dates import to_iso
@@ -345,7 +345,9 @@ class _EditionReader:
         self.numbers: set[str] = set()
         self.counters: dict[str, int] = {}
         self.labels: dict[str, str] = {}  # a :ref: label → section number
-        self.pending: list[tuple[Passage, str]] = []  # (passage, label) to resolve once every file is read
+        self.pending: list[
+            tuple[Passage, dict]
+        ] = []  # (passage, :ref: node) to resolve once every file is read
         self.file = ""
         self.footnotes: dict[str, Passage] = {}  # footnote id → the passage that refers to it
 
@@ -416,8 +418,11 @@ class _EditionReader:
                 kind = "subitem" if introduced or place.anchor is not None else place.kind
                 self._list(node, _Place(place.section, place.topic, kind, anchor, place.below_kind))
             elif node.tagname in _ADMONITIONS:
+                # An admonition's or sidebar's own title (卡的发动和效果的使用) is its first line.
                 owner = lead or place.anchor
-                self._body(node.children, _Place(place.section, place.topic, "note", owner, "note"))
+                inside = [nodes.paragraph(c.rawsource, "", *c.children) if isinstance(c, nodes.title) else c
+                          for c in node.children]  # fmt: skip
+                self._body(inside, _Place(place.section, place.topic, "note", owner, "note"))
             elif isinstance(node, nodes.table):
                 self._table(node, place, lead)
             elif isinstance(node, nodes.figure):
@@ -540,7 +545,9 @@ class _EditionReader:
         passage.citations = self._citations(node, kind)
         passage.source_note = _source_note(passage.citations)
         for ref in _xrefs(node):
-            self.pending.append((passage, ref))
+            self.pending.append(
+                (passage, {"label": ref["label"], "shown": ref.astext(), "titled": ref["titled"]})
+            )
         for footnote_id in _footnote_ids(node):
             self.footnotes[footnote_id] = passage
         for name, url in _card_links(node):
@@ -558,7 +565,7 @@ class _EditionReader:
         for ref in node.findall(nodes.reference):
             match = _DATE_TEXT.match(ref.astext())
             url = ref.get("refuri")
-            if not url:
+            if not url or not url.startswith(("https://", "http://")):  # shown as a link: no javascript:
                 continue
             if match:
                 cited.append({"date": to_iso(*match.groups()), "raw": ref.astext().strip(), **_faq(url)})
@@ -569,13 +576,19 @@ class _EditionReader:
         return cited
 
     def resolve_references(self) -> None:
-        """`:ref:` labels → the sections they name (in any file); one not found is a note."""
-        for passage, label in self.pending:
-            number = self.labels.get(_label_key(label))
-            if number:
-                passage.xrefs.append(number)
-            else:
-                self.edition.notes.append(f"{passage.file}:{passage.line}: :ref:`{label}` names no heading")
+        """`:ref:` labels → the sections they name (in any file), shown by the
+        heading's title as Sphinx shows them; one not found is a note."""
+        titles = {s.number: s.title for s in self.edition.sections}
+        for passage, ref in self.pending:
+            number = self.labels.get(_label_key(ref["label"]))
+            if not number:
+                self.edition.notes.append(
+                    f"{passage.file}:{passage.line}: :ref:`{ref['label']}` names no heading"
+                )
+                continue
+            passage.xrefs.append(number)
+            if not ref["titled"] and titles[number] != ref["shown"]:
+                passage.text = passage.text.replace(ref["shown"], titles[number], 1)
 
 
 # -- reading nodes ---------------------------------------------------------------------------
@@ -660,10 +673,10 @@ def _label_key(label: str) -> str:
     return " ".join(label.lower().split())
 
 
-def _xrefs(node) -> list[str]:
+def _xrefs(node) -> list:
     from ocgkb.sources.sphinx_vocabulary import xref
 
-    return [ref["label"] for ref in node.findall(xref)]
+    return list(node.findall(xref))
 
 
 def _footnote_ids(node) -> list[str]:
@@ -701,7 +714,7 @@ def _faq(url: str) -> dict:
         return {"url": url, "fid": int(fid) if fid and fid.isdigit() else None, "source": "faq"}
     if "yugioh-wiki" in parts.netloc:
         return {"url": url, "fid": None, "source": "wiki"}
-    return {"url": unquote(url) if False else url, "fid": None, "source": "link"}
+    return {"url": url, "fid": None, "source": "link"}
 
 
 def _source_note(citations: list[dict]) -> str | None:

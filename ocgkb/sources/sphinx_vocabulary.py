@@ -36,6 +36,7 @@ def _ref_role(name, rawtext, text, lineno, inliner, options=None, content=None):
     title, label = (match.group(1), match.group(2)) if match else (text, text)
     node = xref(rawtext, utils.unescape(title))
     node["label"] = utils.unescape(label).strip()
+    node["titled"] = match is not None  # `text <label>`: shown as written, not as the heading's title
     return [node], []
 
 

@@ -131,6 +131,14 @@ class NameScanner:
 
     def find(self, text: str) -> list:
         """The keys of the names found, in the order the text names them."""
+        return [self._names[name] for name in self.found(text)]
+
+    def key(self, name: str) -> object:
+        """The key a name found stands for."""
+        return self._names[name]
+
+    def found(self, text: str) -> list[str]:
+        """The names found, as this scanner knows them, in the order the text names them."""
         candidates = []  # (start, name): the longest name starting at each place
         for i in range(len(text) - self._min + 1):
             bucket = self._by_start.get(text[i : i + self._min])
@@ -142,4 +150,4 @@ class NameScanner:
             end = start + len(name)
             if all(end <= s or e <= start for s, e, _ in taken):
                 taken.append((start, end, name))
-        return [self._names[name] for _, _, name in sorted(taken)]
+        return [name for _, _, name in sorted(taken)]

@@ -28,10 +28,12 @@ def read_edition(path: str, progress: Step | None = None) -> Edition:
     source = added.find_source(path) if not os.path.exists(path) and "/" not in path else None
     if source is not None:
         return kept_edition(source)
-    return _read(path, None, progress)[0]
+    return _read(path, None, progress, remember=False)[0]
 
 
-def _read(path: str, name: str | None, progress: Step | None) -> tuple[Edition, list[rst_docs.DocFile]]:
+def _read(
+    path: str, name: str | None, progress: Step | None, remember: bool = True
+) -> tuple[Edition, list[rst_docs.DocFile]]:
     """The edition at `path` and its files (parsed once: build/editions.py keeps it for the build)."""
     root, paths = rst_docs.find_files(path)
     step = progress or (lambda what: None)
