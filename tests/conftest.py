@@ -26,6 +26,9 @@ EN = {"accept-language": "en"}
 # A few lines written for the tests in each document's format, ten cards (an archetype
 # among them) and two lists; built with the real kb/.
 SMALL = ROOT / "tests" / "fixtures" / "small" / "rulings_data"
+# Two editions of a small rulings documentation in reST, written for the tests in
+# the layout of a Sphinx site (tests/fixtures/rst/README.md says what changed).
+EDITIONS = ROOT / "tests" / "fixtures" / "rst"
 
 
 @pytest.fixture(scope="session", autouse=True)
@@ -39,6 +42,19 @@ def _remembered_parts_in_the_session(tmp_path_factory):
         os.environ.pop("OCGKB_PARTS", None)
     else:
         os.environ["OCGKB_PARTS"] = before
+
+
+@pytest.fixture(scope="session", autouse=True)
+def _no_added_sources_in_the_session(tmp_path_factory):
+    """The session's builds read the rulings documentations added in an empty folder
+    of the session's own, never the user's (`ocgkb sources add` keeps them there)."""
+    before = os.environ.get("OCGKB_SOURCES")
+    os.environ["OCGKB_SOURCES"] = str(tmp_path_factory.mktemp("no-sources"))
+    yield
+    if before is None:
+        os.environ.pop("OCGKB_SOURCES", None)
+    else:
+        os.environ["OCGKB_SOURCES"] = before
 
 
 @pytest.fixture(autouse=True)

@@ -40,6 +40,7 @@ API_PATHS = [
     "/api/concept/{name}",
     "/api/p/{pid}",
     "/api/scenario/{name}",
+    "/api/changes",
 ]
 # The site's only POSTs: a deck is checked, a card text read, each stored nowhere.
 POST_PATHS = ["/api/deck/check", "/api/read"]
@@ -933,3 +934,9 @@ def test_serve_stops_cleanly_on_ctrl_c(kb_path):
     assert f"at http://localhost:{port}/" in stderr
     assert "ocgkb: stopped" in stderr
     assert "Traceback" not in stderr
+
+
+def test_no_update_of_an_added_documentation_is_a_404_and_no_foot_link(web_client):
+    answer = web_client.get("/api/changes")
+    assert answer.status_code == 404 and answer.json()["error"].startswith("no update")
+    assert '<a href="/changes">' not in web_client.get("/").text

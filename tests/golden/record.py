@@ -19,6 +19,8 @@ if __name__ == "__main__":
     with tempfile.TemporaryDirectory() as folder:
         # No card texts imported, as in the tests: never the user's own.
         os.environ["OCGKB_TEXTS"] = os.path.join(folder, "card_texts.sqlite")
+        # Nor a rulings documentation the user added.
+        os.environ["OCGKB_SOURCES"] = os.path.join(folder, "sources")
         db = Path(folder) / "ocgkb.sqlite"
         build(db, ROOT / "rulings_data", ROOT / "kb")
         outputs = record(db, Path(folder))
