@@ -542,27 +542,28 @@ class _EditionReader:
             flags=damage_flags(text),
             file=self.file,
         )
-        passage.citations = self._citations(node, kind)
+        links, xrefs, footnotes = _links_in(node)
+        passage.citations = self._citations(links, kind)
         passage.source_note = _source_note(passage.citations)
-        for ref in _xrefs(node):
+        for ref in xrefs:
             self.pending.append(
                 (passage, {"label": ref["label"], "shown": ref.astext(), "titled": ref["titled"]})
             )
-        for footnote_id in _footnote_ids(node):
-            self.footnotes[footnote_id] = passage
-        for name, url in _card_links(node):
-            self.edition.card_links.setdefault(name, _link_kind(url))
+        for footnote in footnotes:
+            self.footnotes[footnote.get("refid")] = passage
+        for ref in links:
+            url = ref.get("refuri") or ""
+            if ref.get("refname") or "ygocdb" in url:  # a named link in 「」: a card or a search
+                self.edition.card_links.setdefault(ref.astext(), _link_kind(url))
         self.edition.passages.append(passage)
         return passage
 
-    def _citations(self, node, kind: str) -> list[dict]:
+    def _citations(self, links: list, kind: str) -> list[dict]:
         """The dated links a statement ends with: each with its date, the official
         FAQ id and address, and its source (faq, wiki, link); an example with none
         says where undated examples come from."""
-        from docutils import nodes
-
         cited = []
-        for ref in node.findall(nodes.reference):
+        for ref in links:
             match = _DATE_TEXT.match(ref.astext())
             url = ref.get("refuri")
             if not url or not url.startswith(("https://", "http://")):  # shown as a link: no javascript:
@@ -673,26 +674,22 @@ def _label_key(label: str) -> str:
     return " ".join(label.lower().split())
 
 
-def _xrefs(node) -> list:
+def _links_in(node) -> tuple[list, list, list]:
+    """A statement's links, :ref: links and footnote marks, in one walk of its nodes."""
+    from docutils import nodes
+
     from ocgkb.sources.sphinx_vocabulary import xref
 
-    return list(node.findall(xref))
-
-
-def _footnote_ids(node) -> list[str]:
-    from docutils import nodes
-
-    return [ref.get("refid") for ref in node.findall(nodes.footnote_reference) if ref.get("refid")]
-
-
-def _card_links(node):
-    """(name, address) of each named link inside 「」 (a card or a search)."""
-    from docutils import nodes
-
-    for ref in node.findall(nodes.reference):
-        url = ref.get("refuri") or ""
-        if ref.get("refname") or "ygocdb" in url:
-            yield ref.astext(), url
+    links, xrefs, footnotes = [], [], []
+    for found in node.findall(lambda n: isinstance(n, nodes.reference | xref | nodes.footnote_reference)):
+        if isinstance(found, xref):
+            xrefs.append(found)
+        elif isinstance(found, nodes.footnote_reference):
+            if found.get("refid"):
+                footnotes.append(found)
+        else:
+            links.append(found)
+    return links, xrefs, footnotes
 
 
 def _link_kind(url: str) -> str:
