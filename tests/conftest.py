@@ -5,6 +5,7 @@ real texts: it builds in about 1.5 CPU-seconds, the real corpus in about 10."""
 
 from __future__ import annotations
 
+import contextlib
 import json
 import os
 import shutil
@@ -31,30 +32,29 @@ SMALL = ROOT / "tests" / "fixtures" / "small" / "rulings_data"
 EDITIONS = ROOT / "tests" / "fixtures" / "rst"
 
 
+@contextlib.contextmanager
+def _environment(name: str, value: str):
+    """`name` set to `value` while the context lasts, then as it was."""
+    before = os.environ.get(name)
+    os.environ[name] = value
+    try:
+        yield
+    finally:
+        if before is None:
+            os.environ.pop(name, None)
+        else:
+            os.environ[name] = before
+
+
 @pytest.fixture(scope="session", autouse=True)
-def _remembered_parts_in_the_session(tmp_path_factory):
+def _session_folders(tmp_path_factory):
     """Builds in tests (subprocesses included) remember their segmentation in the
-    session's own folder, shared by every build of the run, never in the user's cache."""
-    before = os.environ.get("OCGKB_PARTS")
-    os.environ["OCGKB_PARTS"] = str(tmp_path_factory.mktemp("parts"))
-    yield
-    if before is None:
-        os.environ.pop("OCGKB_PARTS", None)
-    else:
-        os.environ["OCGKB_PARTS"] = before
-
-
-@pytest.fixture(scope="session", autouse=True)
-def _no_added_sources_in_the_session(tmp_path_factory):
-    """The session's builds read the rulings documentations added in an empty folder
-    of the session's own, never the user's (`ocgkb sources add` keeps them there)."""
-    before = os.environ.get("OCGKB_SOURCES")
-    os.environ["OCGKB_SOURCES"] = str(tmp_path_factory.mktemp("no-sources"))
-    yield
-    if before is None:
-        os.environ.pop("OCGKB_SOURCES", None)
-    else:
-        os.environ["OCGKB_SOURCES"] = before
+    session's own folder, shared by every build of the run, never in the user's
+    cache; and read the rulings documentations added in an empty folder of the
+    session's own, never the user's (`ocgkb sources add` keeps them there)."""
+    parts, sources = tmp_path_factory.mktemp("parts"), tmp_path_factory.mktemp("no-sources")
+    with _environment("OCGKB_PARTS", str(parts)), _environment("OCGKB_SOURCES", str(sources)):
+        yield
 
 
 @pytest.fixture(autouse=True)

@@ -81,13 +81,8 @@ class _Ignored(Directive):
         return []
 
 
-class _Container(Directive):
+class _Container(_Ignored):
     """A Sphinx directive whose body is text to read (`only`, `seealso`, `versionadded`…)."""
-
-    has_content = True
-    optional_arguments = 10
-    final_argument_whitespace = True
-    option_spec = None
 
     def run(self):
         node = nodes.container()
