@@ -222,7 +222,8 @@ def _twins(
         )
     repeats = edition_twins(passages, search_text, seeds)
     if repeats:
-        shared = sum(1 for twin in repeats.values() if twin.split("/", 1)[0] in seeds or twin in dup_of)
+        doc_of = {p.id: p.doc for p in passages}
+        shared = sum(1 for twin in repeats.values() if doc_of[twin] in seeds)
         report.duplicates.append(
             f"{len(repeats)} passages of added documentations repeat another ({shared} a seed's):"
             " one passage, cited in each place"
