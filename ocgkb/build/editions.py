@@ -12,7 +12,7 @@ import os
 from pathlib import Path
 
 from ocgkb import paths
-from ocgkb.sources import added, rst_docs, sphinx_vocabulary
+from ocgkb.sources import added, rst_docs
 from ocgkb.sources.model import Edition, edition_from_json, edition_to_json
 from ocgkb.sources.rst_docs import DocFile
 
@@ -21,9 +21,12 @@ FORMAT = 1
 
 def _key(name: str, title: str, files: dict[str, str]) -> str:
     """What a parse depends on: the files, the name and title, the reader's code and docutils."""
-    import docutils
+    import importlib.util
 
-    code = [Path(m.__file__).read_bytes() for m in (rst_docs, sphinx_vocabulary)]
+    import docutils  # here: a build with no documentation added never loads it
+
+    vocabulary = importlib.util.find_spec("ocgkb.sources.sphinx_vocabulary").origin
+    code = [Path(rst_docs.__file__).read_bytes(), Path(vocabulary).read_bytes()]
     parts = [FORMAT, docutils.__version__, name, title, sorted(files.items())]
     parts += [hashlib.sha256(c).hexdigest() for c in code]
     return hashlib.sha256(json.dumps(parts, ensure_ascii=False).encode()).hexdigest()[:24]
