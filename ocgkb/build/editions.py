@@ -43,8 +43,7 @@ _parsed: dict[str, Edition] = {}
 def parsed(name: str, title: str, root: str, files: list[DocFile], remember: bool = True) -> Edition:
     """The edition these files make, read back when it was parsed before (and kept
     for the next build when `remember`: an edition only compared is not)."""
-    digests = {f.path: hashlib.sha256(f.text.encode("utf-8")).hexdigest() for f in files}
-    key = _key(name, title, digests)
+    key = _key(name, title, added.digests(files))
     if key in _parsed:
         return _with_root(_parsed[key], root)
     path = _path(key)

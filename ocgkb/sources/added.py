@@ -104,8 +104,6 @@ def keep(
 ) -> AddedSource:
     """Keep a documentation's files as the source `name`, with what this update
     changed (None for a new source), replacing an earlier copy in one rename."""
-    import hashlib
-
     if name in RESERVED or "/" in name or name.startswith("."):
         raise RulingsDocsError(
             f"{name!r} cannot name an added source (a seed document's name, or not a name)"
@@ -118,7 +116,7 @@ def keep(
         added=dt.datetime.now(dt.UTC).isoformat(timespec="seconds"),
         label=label,
         newest=newest,
-        files={f.path: hashlib.sha256(f.text.encode("utf-8")).hexdigest() for f in files},
+        files=digests(files),
     )
     staging = base / f".{name}.adding-{os.getpid()}"
     try:
@@ -183,14 +181,19 @@ def origin_state(source: AddedSource) -> str:
     """Whether the folder it was added from is still there and holds what was added:
     `present`, `changed` (its files differ: `sources add` it again to update), or
     `missing` (removed or moved; the kept copy is used)."""
-    import hashlib
-
     try:
-        root, files = find_files(source.origin)
+        root, paths_now = find_files(source.origin)
     except RulingsDocsError:
         return "missing"
     try:
-        now = {f.relative_to(root).as_posix(): hashlib.sha256(f.read_bytes()).hexdigest() for f in files}
-    except OSError:
-        return "missing"
+        now = digests(read_files(root, paths_now))
+    except RulingsDocsError:  # unreadable or no longer UTF-8: not what was added
+        return "changed"
     return "present" if now == source.files else "changed"
+
+
+def digests(files: list[DocFile]) -> dict[str, str]:
+    """Each file's sha256, of its text as read (so a byte-order mark dropped is no change)."""
+    import hashlib
+
+    return {f.path: hashlib.sha256(f.text.encode("utf-8")).hexdigest() for f in files}

@@ -50,10 +50,17 @@ def compare(old: Edition, new: Edition, since: str | None = None) -> dict:
     old_order = {p.id: i for i, p in enumerate(old.passages)}
     for kind in KINDS:
         place = old_order if kind == "removed" else order
-        rulings = sorted(result[kind], key=lambda r: (place.get(r["id"], 0), r["fid"] or 0))
-        result[kind] = [r for r in rulings if since is None or (r["date"] or "") >= since]
-    compared = {"old": describe(old), "new": describe(new), "since": since, **result}
-    return {**compared, "totals": totals(compared)}
+        result[kind].sort(key=lambda r: (place.get(r["id"], 0), r["fid"] or 0))
+    compared = {"old": describe(old), "new": describe(new), "since": None, **result}
+    compared["totals"] = totals(compared)
+    return dated_since(compared, since) if since else compared
+
+
+def dated_since(compared: dict, since: str) -> dict:
+    """The changes dated `since` (YYYY-MM-DD) or later (an undated ruling is left out), with their totals."""
+    kept = {kind: [r for r in compared[kind] if (r["date"] or "") >= since] for kind in KINDS}
+    narrowed = {**compared, **kept, "since": since}
+    return {**narrowed, "totals": totals(narrowed)}
 
 
 def totals(compared: dict) -> dict:

@@ -136,10 +136,14 @@ def read_docs(path: str | os.PathLike[str], name: str | None = None) -> Edition:
     """Read a rulings documentation (see the module's help) into an Edition named
     `name` (else its Sphinx project's name, else its folder's)."""
     root, paths = find_files(path)
-    files = read_files(root, paths)
+    default_name, title = name_and_title(root)
+    return parse_edition(read_files(root, paths), name or default_name, title, str(root.resolve()))
+
+
+def name_and_title(root: Path) -> tuple[str, str]:
+    """A documentation's name (its Sphinx project's, else its folder's) and title."""
     project = conf_value(root, "project")
-    title = conf_value(root, "html_title") or project or root.parent.name or root.name
-    return parse_edition(files, name or slug(project or folder_name(root)), title, str(root.resolve()))
+    return slug(project or folder_name(root)), conf_value(root, "html_title") or project or folder_name(root)
 
 
 def parse_edition(files: list[DocFile], name: str, title: str, root: str = "") -> Edition:

@@ -5,10 +5,10 @@ the rulings added, removed and changed, grouped by topic)."""
 from __future__ import annotations
 
 from ocgkb import NotFound, UsageError
+from ocgkb.sources.changes import KINDS, dated_since
 from ocgkb.store.changes import recorded_changes
 from ocgkb.store.database import KnowledgeBase
 
-KINDS = ("added", "removed", "changed")
 # A page lists at most this many of each kind (a list asked for alone, MOST_ONE).
 MOST_EACH, MOST_ONE = 200, 5000
 
@@ -27,23 +27,12 @@ def last_changes_view(
             "no update of an added documentation is recorded" + (f" for {source!r}" if source else "")
         )
     name, changes = recorded[0]
+    if since:
+        changes = dated_since(changes, since)
     most = MOST_ONE if only else MOST_EACH
-    view = {"source": name, "old": changes["old"], "new": changes["new"], "since": since, "more": {}}
+    view = {"source": name, **changes, "since": since, "more": {}}
     for kind in KINDS:
-        rulings = [r for r in changes[kind] if since is None or (r["date"] or "") >= since]
-        if only not in (None, kind):
-            rulings = []
+        rulings = changes[kind] if only in (None, kind) else []
         view[kind] = rulings[:most]
         view["more"][kind] = len(rulings) - len(view[kind])
-    view["totals"] = {
-        kind: len([r for r in changes[kind] if since is None or (r["date"] or "") >= since]) for kind in KINDS
-    }
-    view["totals"]["faq_ids"] = (
-        changes["totals"].get("faq_ids", {})
-        if since is None
-        else {
-            kind: len({r["fid"] for r in changes[kind] if r["fid"] and (r["date"] or "") >= since})
-            for kind in KINDS
-        }
-    )
     return view

@@ -39,13 +39,9 @@ def _read(
     step = progress or (lambda what: None)
     step(f"reading {len(paths)} .rst files")
     files = rst_docs.read_files(root, paths)
-    project = rst_docs.conf_value(root, "project")
-    title = rst_docs.conf_value(root, "html_title") or project or rst_docs.folder_name(root)
+    default_name, title = rst_docs.name_and_title(root)
     step("parsing them with docutils")
-    edition = parsed(
-        name or rst_docs.slug(project or rst_docs.folder_name(root)), title, str(root.resolve()), files
-    )
-    return edition, files
+    return parsed(name or default_name, title, str(root.resolve()), files, remember), files
 
 
 def add_source(path: str, name: str | None = None, progress: Step | None = None) -> dict:
@@ -138,10 +134,5 @@ def _last_update(since: str | None) -> dict:
     recorded = [(s, c) for s in added.list_sources() if (c := added.read_changes(s)) is not None]
     if not recorded:
         raise NotFound("no update recorded: `ocgkb sources add` a newer edition, or give two editions")
-    source, update = max(recorded, key=lambda pair: pair[0].added)
-    if since:
-        for kind in changes.KINDS:
-            update[kind] = [r for r in update[kind] if (r["date"] or "") >= since]
-        update["totals"] = changes.totals(update)
-        update["since"] = since
-    return update
+    _, update = max(recorded, key=lambda pair: pair[0].added)
+    return changes.dated_since(update, since) if since else update
