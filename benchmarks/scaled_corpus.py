@@ -153,7 +153,8 @@ def _insert(conn, passages: list[dict], tags: list[tuple], cards: list[tuple], d
         [[p[c] for c in columns] for p in passages],
     )
     conn.executemany(
-        "INSERT INTO passage_fts(rowid, words, grams, context, asked) VALUES (?, ?, ?, ?, ?)",
+        # The shards are the seeds' passages, re-lexicalised: the seeds' family.
+        "INSERT INTO seed_fts(rowid, words, grams, context, asked) VALUES (?, ?, ?, ?, ?)",
         [(p["rowid"], p["words"], p["grams"], p["context"], p["asked"]) for p in passages],
     )
     conn.executemany("INSERT INTO passage_concepts(passage_id, concept, how) VALUES (?, ?, ?)", tags)
@@ -178,7 +179,10 @@ def _refresh_statistics(conn: sqlite3.Connection, added_vocabulary: Counter) -> 
         or 1.0
         for column in ("words", "grams", "context", "asked")
     }
-    conn.execute("UPDATE meta SET value = ? WHERE key = 'average_tokens'", (json.dumps(average),))
+    families = json.loads(conn.execute("SELECT value FROM meta WHERE key = 'families'").fetchone()[0])
+    passages = conn.execute("SELECT count(*) FROM passages").fetchone()[0]
+    families["seed"] = {"passages": passages, "average_tokens": average}
+    conn.execute("UPDATE meta SET value = ? WHERE key = 'families'", (json.dumps(families),))
     total = conn.execute("SELECT sum(df) FROM vocabulary").fetchone()[0]
     conn.execute("INSERT OR REPLACE INTO meta(key, value) VALUES ('vocabulary_total', ?)", (str(total),))
 

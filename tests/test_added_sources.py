@@ -111,6 +111,50 @@ def test_a_ruling_in_002_and_in_the_edition_is_one_hit_citing_both(run, tmp_path
     assert "also in Mini Rules › 基本用语 › cost" in run("search", "支付cost后发动被无效也不会返还").stdout
 
 
+# Questions the small corpus's seeds and the test edition both answer in part.
+SHARED_QUESTIONS = (
+    "支付cost后发动被无效也不会返还",
+    "发动被无效的卡 cost 返还吗",
+    "卷回 攻击宣言 死者苏生",
+    "对象 破坏 连锁",
+)
+
+
+def test_an_added_documentation_never_reorders_the_seeds_passages(run, tmp_path):
+    """The seeds rank by their own statistics: with an edition added, the seeds'
+    hits keep the order they had without it, while the edition's come in between
+    (a seed's passage the edition repeats may come earlier: it is the edition's too)."""
+
+    def hits(question: str) -> list[dict]:
+        return json.loads(run("search", question, "--json", "-n", "15").stdout)["hits"]
+
+    before = {q: [h["id"] for h in hits(q)] for q in SHARED_QUESTIONS}
+    run("sources", "add", str(copy_of(NEW, tmp_path)))
+    added_shown = 0
+    for question in SHARED_QUESTIONS:
+        after = hits(question)
+        seeds = [h["id"] for h in after if h["source"]["doc"] != "mini-rules" and not _repeated(h)]
+        added_shown += sum(h["source"]["doc"] == "mini-rules" for h in after)
+        assert seeds == [pid for pid in before[question] if pid in seeds], question
+        assert seeds == before[question][: len(seeds)] or any(map(_repeated, after)), question
+    assert added_shown
+
+
+def _repeated(hit: dict) -> bool:
+    """Whether a hit is a seed's passage the added edition repeats."""
+    return any(place["doc"] == "mini-rules" for place in hit.get("citations", []))
+
+
+def test_the_families_rankings_fill_the_places_a_ranking_of_all_gives_them():
+    from ocgkb.query.ranking import _filled
+
+    whole = [("s3", 0.9), ("a1", 0.8), ("s1", 0.7), ("a2", 0.6), ("s2", 0.5)]
+    own = {"seed": [("s1", 1.0), ("s2", 0.9), ("s3", 0.2)], "added": [("s1", 1.0), ("a2", 0.7)]}
+    family_of = {"s1": "seed", "s2": "seed", "s3": "seed", "a1": "added", "a2": "added"}
+    # Each place keeps its score; a passage two families show (a twin) is shown once.
+    assert _filled(whole, own, family_of) == [("s1", 0.9), ("a2", 0.8), ("s2", 0.7), ("s3", 0.5)]
+
+
 def test_a_card_page_lists_the_added_rulings_naming_it_newest_first(run, tmp_path):
     before = json.loads(run("card", "效果遮蒙者", "--json").stdout)["rulings"]
     run("sources", "add", str(copy_of(NEW, tmp_path)))

@@ -225,7 +225,8 @@ def test_an_english_question_meets_its_nearest_curated_question(kb):
         c.id: c for c in reader.read_candidates(kb, [rowid for rowid, _ in passage_keys(kb)]).values()
     }
     counts = document_counts(kb, plan.words)
-    nearest = scoring.nearest_question(kb, plan, candidates, counts)
+    seeds = kb.families[0]
+    nearest = scoring.nearest_question(seeds, plan, candidates, counts)
     best = candidates[nearest[0]]
     assert any({"token", "cost"} <= q for q in best.questions)
-    assert scoring.nearest_question(kb, plan_query(kb, "的"), candidates, counts) == []
+    assert scoring.nearest_question(seeds, plan_query(kb, "的"), candidates, counts) == []

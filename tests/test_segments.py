@@ -58,7 +58,7 @@ def test_a_rebuild_from_remembered_parts_is_the_same_knowledge_base(small_kb, tm
     again = tmp_path / "again.sqlite"
     build(again, SMALL, KB)
     a, b = sqlite3.connect(small_kb), sqlite3.connect(again)
-    for table in ("passage_fts", "vocabulary"):
+    for table in ("seed_fts", "vocabulary"):
         query = f"SELECT * FROM {table} ORDER BY 1"
         rows = a.execute(query).fetchall()
         assert rows and rows == b.execute(query).fetchall()

@@ -23,14 +23,16 @@ from ocgkb.sources.model import Edition, Passage, Section
 from ocgkb.sources.ontology import Ontology
 from ocgkb.store.schema import (
     CARD_COLUMNS,
+    FAMILIES,
     FTS_FIELDS,
-    PASSAGE_FTS,
     PASSAGE_INDEX_COLUMNS,
-    PASSAGE_TERMS,
     SCHEMA_VERSION,
     TABLES,
+    create_fts,
     create_indexes,
     create_table,
+    create_term_view,
+    fts_table,
 )
 from ocgkb.text.name_forms import bare_form, latin_form, loose_form, name_grams
 from ocgkb.text.normalize import Normalizer, traditional_characters
@@ -356,17 +358,33 @@ def _write_concepts(db: sqlite_utils.Database, built: Built) -> None:
 
 
 def _write_index(db: sqlite_utils.Database, built: Built) -> None:
-    db.conn.execute(PASSAGE_FTS)
-    db.conn.execute("INSERT INTO passage_fts(passage_fts) VALUES ('rebuild')")
+    family_of = {d.name: "seed" for d in built.documents}
+    family_of.update({edition.name: "added" for _, edition in built.editions})
+    fields = ", ".join(FTS_FIELDS)
+    families = {}
+    for family in FAMILIES:
+        docs = [doc for doc, its in family_of.items() if its == family]
+        rows = [
+            row for p, row in zip(built.passages, built.fts_rows, strict=True) if family_of[p.doc] == family
+        ]
+        db.conn.execute(create_fts(family))
+        marks = ", ".join("?" * len(docs))
+        db.conn.execute(
+            f"INSERT INTO {fts_table(family)}(rowid, {fields})"
+            f" SELECT rowid, {fields} FROM passages WHERE doc IN ({marks})",
+            docs,
+        )
+        # Merged into one segment: a question reads each term's postings in one piece (a quarter faster).
+        db.conn.execute(f"INSERT INTO {fts_table(family)}({fts_table(family)}) VALUES ('optimize')")
+        db.conn.execute(create_term_view(family))
+        # BM25's length norm: the mean tokens per passage in each indexed field.
+        average = {
+            column: sum(len(row[column].split()) for row in rows) / max(len(rows), 1) for column in FTS_FIELDS
+        }
+        families[family] = {"passages": len(rows), "average_tokens": average}
     # How many passages hold each indexed term: the query leaves out the commonest.
-    db.conn.execute(PASSAGE_TERMS)
     refresh_term_counts(db.conn)
-    fts_rows = built.fts_rows
-    average = {
-        column: sum(len(row[column].split()) for row in fts_rows) / max(len(fts_rows), 1)
-        for column in FTS_FIELDS
-    }
-    db["meta"].insert({"key": "average_tokens", "value": json.dumps(average)})
+    db["meta"].insert({"key": "families", "value": json.dumps(families)})
     vocabulary = built.vocabulary
     _insert(db, "vocabulary", ({"term": t, "df": n} for t, n in sorted(vocabulary.items())))
     db["meta"].insert({"key": "vocabulary_total", "value": str(sum(vocabulary.values()) or 1)})
@@ -481,8 +499,12 @@ def _index(db: sqlite_utils.Database, table: str) -> None:
 
 
 def refresh_term_counts(conn) -> None:
-    """A plain, indexed copy of how many passages hold each term (the fts5vocab
-    table computes it on every read)."""
+    """A plain, indexed copy of how many passages of each family hold each term
+    (the fts5vocab tables compute it on every read)."""
     conn.execute("DROP TABLE IF EXISTS term_counts")
     conn.execute(create_table("term_counts"))
-    conn.execute("INSERT INTO term_counts SELECT term, doc FROM passage_terms")
+    conn.execute(
+        "INSERT INTO term_counts SELECT term, sum(seed), sum(added) FROM ("
+        " SELECT term, doc AS seed, 0 AS added FROM seed_terms"
+        " UNION ALL SELECT term, 0, doc FROM added_terms) GROUP BY term"
+    )

@@ -29,7 +29,6 @@ import re
 
 from ocgkb.query.named_cards import NamedCard
 from ocgkb.query.plan import QueryPlan, ontology_of, word_lists
-from ocgkb.query.scoring import rarity_weights
 from ocgkb.store.database import KnowledgeBase
 from ocgkb.store.passages import Hit
 from ocgkb.store.search_index import document_counts, general_use
@@ -160,14 +159,16 @@ def rules_vocabulary(kb: KnowledgeBase, plan: QueryPlan, cards: list[NamedCard])
     )
 
 
-def mark_weak(kb: KnowledgeBase, plan: QueryPlan, hits: list[Hit], own_words: dict, counts: dict) -> None:
-    """Each hit's coverage of the question, and `weak` when it says too little of it
-    in its own words (its text or the questions it answers): the nearest, not an answer."""
+def mark_weak(
+    plan: QueryPlan, hits: list[Hit], own_words: dict[str, set[str]], weights: dict[str, dict[str, float]]
+) -> None:
+    """Each hit's coverage of the question (its words weighted by `weights`, by hit:
+    their rarity in its family), and `weak` when it says too little of it in its own
+    words (its text or the questions it answers): the nearest, not an answer."""
     sought = set(plan.words) | set(plan.expansions)
-    weights = rarity_weights(kb, plan.words, counts)
     for hit in hits:
         own = own_words.get(hit.id)
-        hit.coverage = coverage(weights, own) if own else 0.0
+        hit.coverage = coverage(weights[hit.id], own) if own else 0.0
         hit.weak = not own or sought.isdisjoint(own) or hit.coverage < WEAK_COVERAGE
 
 

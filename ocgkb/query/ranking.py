@@ -22,10 +22,17 @@ from ocgkb.query.candidates import Candidate, candidates_by_id, read_candidates
 from ocgkb.query.filters import Filters
 from ocgkb.query.plan import QueryError, QueryPlan, plan_query
 from ocgkb.query.restriction import restriction
-from ocgkb.query.scoring import nearest_question, scores
-from ocgkb.store.database import KnowledgeBase
+from ocgkb.query.scoring import bm25, nearest_question, rarity_weights, scores
+from ocgkb.store.database import Family, KnowledgeBase
 from ocgkb.store.passages import Hit, ranked_hits
-from ocgkb.store.search_index import Restriction, best_by_fts, document_counts, passing_ids, passing_rowids
+from ocgkb.store.search_index import (
+    Restriction,
+    best_by_fts,
+    document_counts,
+    passage_families,
+    passing_ids,
+    passing_rowids,
+)
 from ocgkb.text.normalize import card_token, squash
 from ocgkb.text.tokenize import STOPWORDS, is_cjk, latin_words
 
@@ -69,28 +76,122 @@ def search(
     """The best passages for a question, best first. A hit whose own words (its
     text or the questions it answers) hold nothing the question says, only its
     title or a few characters, is marked `weak`: the nearest passage, not an answer.
-    `plan` is the question already planned (plan_query), so a caller plans once."""
+    `plan` is the question already planned (plan_query), so a caller plans once.
+
+    Each family of documents (the seeds, what the user added) ranks its passages
+    by its own statistics, so an added documentation never reorders the seeds'
+    among themselves; which family answers at each place is decided by ranking
+    the passages the families would show all together, on all the texts' statistics."""
     where = restriction(kb, filters or Filters())
     plan = plan or plan_query(kb, question)
     terms = list(dict.fromkeys(plan.words + plan.inner + plan.grams + plan.expansions + plan.pairs))
     if not terms:
         return []  # only punctuation or question words: nothing to look for
-    counts = document_counts(kb, terms)
-    # Bigrams inside a word already sought add cost, not candidates.
-    said = plan.words + plan.inner + plan.expansions
-    novel_grams = [g for g in plan.grams if not any(g in w for w in said)]
-    found = best_by_fts(kb, _selective(kb, said + novel_grams, counts), where, CANDIDATES)
-    pairs = []
-    if FUSE:
-        # The cards the question names are sought whole (增殖的g) in the passages' words.
-        names = [card_token(squash(kb.normalize(c))) for c in plan.cards] if PAIR_CARDS else []
-        names = [t for t in names if t in plan.words]
-        pair_terms = _pair_terms(kb, plan, counts)
-        pairs = best_by_fts(kb, pair_terms, where, CANDIDATES, PAIR_COLUMNS, PAIR_WEIGHTS, names)
-    candidates = candidates_by_id(kb, list(dict.fromkeys(found + pairs)))
-    if not candidates:
+    pools = [
+        pool
+        for pool in (Pool.of(kb, family, plan, terms, where) for family in kb.families)
+        if pool.candidates
+    ]
+    if not pools:
         return []
-    own = scores(kb, plan, candidates, counts)
+    own, merged = {}, {}
+    for pool in pools:
+        own[pool.family.name], its_merged = _ranked(kb, pool, plan, where, limit)
+        for pid, twins in its_merged.items():
+            merged[pid] = list(dict.fromkeys(merged.get(pid, []) + twins))
+    if len(pools) == 1:
+        shown = own[pools[0].family.name]
+    else:
+        # Only the places are decided here: the passages each family would show are enough.
+        shown_by_any = {pid for ranking in own.values() for pid, _ in ranking}
+        whole = Pool.together(kb, pools, plan, terms, shown_by_any)
+        order, _ = _ranked(kb, whole, plan, where, limit)
+        shown = _filled(order, own, passage_families(kb, [pid for pid, _ in order]))
+    hits = ranked_hits(kb, shown, merged)
+    _mark_weak(kb, plan, hits, pools)
+    return hits
+
+
+class Pool:
+    """One family's candidates for a question, with the family's own term counts
+    and the candidates' BM25 (a class with slots: see Candidate)."""
+
+    __slots__ = ("family", "counts", "candidates", "pairs", "relevance")
+
+    def __init__(
+        self,
+        family: Family,
+        counts: dict[str, int],
+        candidates: dict[str, Candidate],
+        pairs: list[tuple[int, float]],  # (rowid, FTS5 BM25) of the character-pair ranking
+    ) -> None:
+        self.family, self.counts, self.candidates, self.pairs = family, counts, candidates, pairs
+        self.relevance: dict[str, float] = {}
+
+    @classmethod
+    def of(
+        cls, kb: KnowledgeBase, family: Family, plan: QueryPlan, terms: list[str], where: Restriction
+    ) -> Pool:
+        """The family's passages that FTS5 ranks best for the question's selective
+        terms, and (FUSE) for its character pairs."""
+        counts = document_counts(kb, terms, family.name)
+        # Bigrams inside a word already sought add cost, not candidates.
+        said = plan.words + plan.inner + plan.expansions
+        novel_grams = [g for g in plan.grams if not any(g in w for w in said)]
+        found = best_by_fts(
+            kb, family.name, _selective(family, said + novel_grams, counts), where, CANDIDATES
+        )
+        pairs = []
+        if FUSE:
+            # The cards the question names are sought whole (增殖的g) in the passages' words.
+            names = [card_token(squash(kb.normalize(c))) for c in plan.cards] if PAIR_CARDS else []
+            names = [t for t in names if t in plan.words]
+            pair_terms = _pair_terms(family, plan, counts)
+            pairs = best_by_fts(
+                kb, family.name, pair_terms, where, CANDIDATES, PAIR_COLUMNS, PAIR_WEIGHTS, names
+            )
+        rowids = [rowid for rowid, _ in found + pairs]
+        pool = cls(family, counts, candidates_by_id(kb, list(dict.fromkeys(rowids))), pairs)
+        pool.relevance = bm25(family, plan, pool.candidates, counts)
+        return pool
+
+    @classmethod
+    def together(
+        cls, kb: KnowledgeBase, pools: list[Pool], plan: QueryPlan, terms: list[str], kept: set[str]
+    ) -> Pool:
+        """The families' candidates among `kept` (and their near-twins) as one pool,
+        on all the texts' statistics."""
+        passages = sum(pool.family.passages for pool in pools)
+        average = {
+            field: sum(pool.family.average_tokens[field] * pool.family.passages for pool in pools) / passages
+            for field in pools[0].family.average_tokens
+        }
+        family = Family("all", passages, average)
+        counts = document_counts(kb, terms)
+        candidates = {
+            pid: c for pool in pools for pid, c in pool.candidates.items() if pid in kept or c.dup_of in kept
+        }
+        # FTS5's BM25 is negative, best lowest.
+        pairs = sorted((pair for pool in pools for pair in pool.pairs), key=lambda pair: pair[1])
+        read = read_candidates(kb, [rowid for rowid, _ in pairs])
+        pairs = [pair for pair in pairs if pair[0] in read and read[pair[0]].id in candidates]
+        pool = cls(family, counts, candidates, pairs[:CANDIDATES])
+        pool.relevance = bm25(family, plan, candidates, counts)
+        return pool
+
+    def weights(self, plan: QueryPlan) -> dict[str, float]:
+        """How much each of the question's words counts toward a passage's coverage here."""
+        return rarity_weights(self.family.passages, plan.words, self.counts)
+
+
+def _ranked(
+    kb: KnowledgeBase, pool: Pool, plan: QueryPlan, where: Restriction, limit: int
+) -> tuple[list[tuple[str, float]], dict[str, list[str]]]:
+    """A pool's first `limit` passages, best first, each with its score capped by
+    the one above it (the order is the fused one), and the near-twins merged into each."""
+    candidates = pool.candidates
+    best = max(pool.relevance.values())
+    own = scores(kb, pool.family, plan, candidates, pool.counts, pool.relevance, best)
     # A near-twin counts for the passage it repeats, shown once.
     twins_allowed = _passing(kb, {c.dup_of for c in candidates.values() if c.dup_of}, where)
     twin = {pid: c.dup_of if c.dup_of in twins_allowed else pid for pid, c in candidates.items()}
@@ -103,15 +204,28 @@ def search(
     _rules_before_repeats(plan, candidates, scored)
     order = sorted(scored, key=lambda pid: (-scored[pid], pid))
     if FUSE:
-        order = _fuse_rankings(kb, plan, order, pairs, candidates, twin, counts)
+        order = _fuse_rankings(kb, pool, plan, order, twin)
     if EXAMPLE_TOP:
-        order = _rules_after_examples(kb, order, candidates, scored, where)
-    # A hit's score is its own, capped by the one above it: the order is the fused one.
+        order = _rules_after_examples(kb, order, candidates, scored, where, twin)
     shown = order[:limit]
-    ranked = list(zip(shown, itertools.accumulate((scored[pid] for pid in shown), min), strict=True))
-    hits = ranked_hits(kb, ranked, merged)
-    _mark_weak(kb, plan, hits, candidates, counts)
-    return hits
+    return list(zip(shown, itertools.accumulate((scored[pid] for pid in shown), min), strict=True)), merged
+
+
+def _filled(
+    whole: list[tuple[str, float]], own: dict[str, list[tuple[str, float]]], family_of: dict[str, str]
+) -> list[tuple[str, float]]:
+    """The ranking of all the texts, each place filled by the next passage of its
+    family's own ranking, with the place's score: the families answer where the
+    whole ranking says, each in its own order. A passage already shown (a twin in
+    two families' rankings) is not shown again."""
+    queues = {name: iter(ranking) for name, ranking in own.items()}
+    shown: dict[str, float] = {}
+    for pid, score in whole:
+        queue = queues.get(family_of.get(pid, ""))
+        found = next((p for p, _ in queue if p not in shown), None) if queue else None
+        if found is not None:
+            shown[found] = score
+    return list(shown.items())
 
 
 def _rules_after_examples(
@@ -120,8 +234,10 @@ def _rules_after_examples(
     candidates: dict[str, Candidate],
     scored: dict[str, float],
     where: Restriction,
+    twin: dict[str, str],
 ) -> list[str]:
-    """An example among the first EXAMPLE_TOP is followed by the rule it illustrates."""
+    """An example among the first EXAMPLE_TOP is followed by the rule it illustrates
+    (or the passage that rule repeats, `twin`, as it is shown)."""
     examples = [
         pid
         for pid in order[:EXAMPLE_TOP]
@@ -129,11 +245,15 @@ def _rules_after_examples(
     ]
     wanted = {candidates[pid].parent for pid in examples} - candidates.keys()
     if wanted:
-        candidates.update(candidates_by_id(kb, passing_rowids(kb, sorted(wanted), where)))
+        read = candidates_by_id(kb, passing_rowids(kb, sorted(wanted), where))
+        candidates.update(read)
+        allowed = _passing(kb, {c.dup_of for c in read.values() if c.dup_of}, where)
+        twin.update({pid: c.dup_of if c.dup_of in allowed else pid for pid, c in read.items()})
     order = list(order)
     for pid in examples:
-        rule = candidates[pid].parent
-        if rule not in candidates or rule in order[: order.index(pid)]:
+        parent = candidates[pid].parent
+        rule = twin.get(parent, parent)
+        if parent not in candidates or rule in order[: order.index(pid)]:
             continue
         if rule in order:
             order.remove(rule)
@@ -142,14 +262,14 @@ def _rules_after_examples(
     return order
 
 
-def _pair_terms(kb: KnowledgeBase, plan: QueryPlan, counts: dict[str, int]) -> list[str]:
+def _pair_terms(family: Family, plan: QueryPlan, counts: dict[str, int]) -> list[str]:
     """What the second ranking looks for: the question's character pairs (for a
     question in English, those of the Chinese words it was read as) and its Latin
-    words, but those in more than PAIR_SHARE_MAX of the passages (的效, 效果), or than
-    PAIR_POSTINGS_MAX (a large added documentation):
+    words, but those in more than PAIR_SHARE_MAX of the family's passages (的效, 效果),
+    or than PAIR_POSTINGS_MAX (a large added documentation):
     every passage they match is scored, for almost nothing."""
     terms = plan.pairs + [w for w in latin_words(plan.text) if w not in STOPWORDS]
-    most = min(PAIR_SHARE_MAX * kb.passage_count, PAIR_POSTINGS_MAX)
+    most = min(PAIR_SHARE_MAX * family.passages, PAIR_POSTINGS_MAX)
     kept = [t for t in terms if counts.get(t, 0) <= most]
     return kept or terms
 
@@ -166,21 +286,16 @@ def _fused(ranked: list[str], pairs: list[str], nearest: list[str]) -> list[str]
 
 
 def _fuse_rankings(
-    kb: KnowledgeBase,
-    plan: QueryPlan,
-    order: list[str],
-    pairs: list[int],
-    candidates: dict[str, Candidate],
-    twin: dict[str, str],
-    counts: dict[str, int],
+    kb: KnowledgeBase, pool: Pool, plan: QueryPlan, order: list[str], twin: dict[str, str]
 ) -> list[str]:
     """The full ranking fused with the character-pair one; for a question asked in
     English, the passages with curated questions reordered among themselves by the
     nearest one (in Chinese the pooled questions already serve: ranking_ablation.py)."""
-    pair_order = [twin[c.id] for c in read_candidates(kb, pairs).values()]
+    candidates = pool.candidates
+    pair_order = [twin[c.id] for c in read_candidates(kb, [rowid for rowid, _ in pool.pairs]).values()]
     order = _fused(order, pair_order, [])
     english = not any(is_cjk(ch) for ch in plan.text)
-    nearest = nearest_question(kb, plan, candidates, counts) if english else []
+    nearest = nearest_question(pool.family, plan, candidates, pool.counts) if english else []
     if nearest:
         curated = {twin[pid] for pid, c in candidates.items() if c.questions}
         order = _among(order, _fused(order, pair_order, [twin[pid] for pid in nearest]), curated)
@@ -195,12 +310,22 @@ def _among(order: list[str], reordered: list[str], these: set[str]) -> list[str]
     return [next(moved) if pid in these else pid for pid in order]
 
 
-def _mark_weak(
-    kb: KnowledgeBase, plan: QueryPlan, hits: list[Hit], candidates: dict[str, Candidate], counts: dict
-) -> None:
+def _mark_weak(kb: KnowledgeBase, plan: QueryPlan, hits: list[Hit], pools: list[Pool]) -> None:
     """A hit that says too little of the question in its own words is the nearest,
-    not an answer (ocgkb.query.abstain.mark_weak)."""
-    mark_weak(kb, plan, hits, {h.id: candidates[h.id].own_words for h in hits if h.id in candidates}, counts)
+    not an answer (ocgkb.query.abstain.mark_weak), by its family's statistics."""
+    known = {pid: (pool, c) for pool in pools for pid, c in pool.candidates.items()}
+    unread = [h.id for h in hits if h.id not in known]
+    if unread:  # a passage shown for a twin of another family
+        for pid, c in candidates_by_id(kb, passing_rowids(kb, unread, Restriction())).items():
+            family = kb.family_of.get(c.doc)
+            known[pid] = (next((p for p in pools if p.family.name == family), pools[0]), c)
+    own_words, weights = {}, {}
+    for hit in hits:
+        if hit.id in known:
+            pool, c = known[hit.id]
+            own_words[hit.id] = c.own_words
+            weights[hit.id] = pool.weights(plan)
+    mark_weak(plan, hits, own_words, weights)
 
 
 def _rules_before_repeats(
@@ -221,11 +346,12 @@ def _rules_before_repeats(
             scored[pid] = min(scored[pid], max(covering) - 1e-6)
 
 
-def _selective(kb: KnowledgeBase, terms: list[str], counts: dict[str, int]) -> list[str]:
-    """The terms worth a full-text lookup: those in at most MAX_POSTINGS passages
-    and MAX_SHARE of them, or the RAREST_KEPT rarest when every term is common."""
+def _selective(family: Family, terms: list[str], counts: dict[str, int]) -> list[str]:
+    """The terms worth a full-text lookup: those in at most MAX_POSTINGS of the
+    family's passages and MAX_SHARE of them, or the RAREST_KEPT rarest when every
+    term is common."""
     present = [t for t in dict.fromkeys(terms) if counts.get(t, 0) > 0]
-    limit = min(MAX_POSTINGS, MAX_SHARE * kb.passage_count)
+    limit = min(MAX_POSTINGS, MAX_SHARE * family.passages)
     kept = [t for t in present if counts[t] <= limit]
     if len(kept) < RAREST_KEPT:
         kept = sorted(present, key=lambda t: counts[t])[:RAREST_KEPT]

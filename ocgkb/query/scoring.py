@@ -13,7 +13,7 @@ from collections import Counter
 
 from ocgkb.query.candidates import Candidate
 from ocgkb.query.plan import QueryPlan
-from ocgkb.store.database import KnowledgeBase
+from ocgkb.store.database import Family, KnowledgeBase
 from ocgkb.text.normalize import card_token, squash
 from ocgkb.text.tokenize import STOPWORDS
 
@@ -71,16 +71,21 @@ UNSAID_WEIGHT = 1.0
 
 
 def scores(
-    kb: KnowledgeBase, plan: QueryPlan, candidates: dict[str, Candidate], counts: dict[str, int]
+    kb: KnowledgeBase,
+    family: Family,
+    plan: QueryPlan,
+    candidates: dict[str, Candidate],
+    counts: dict[str, int],
+    relevance: dict[str, float],
+    best: float,
 ) -> dict[str, float]:
-    """Each candidate's score: its BM25 over all the question's terms against the
-    best one's, by its kind and by how much of the question it says, with a bonus
-    for each sign that it answers what was asked."""
-    relevance = bm25(kb, plan, candidates, counts)
-    best = max(relevance.values()) or 1.0
+    """Each candidate's score: its BM25 over all the question's terms (`relevance`,
+    bm25()) against the best one's, by its kind and by how much of the question it
+    says, with a bonus for each sign that it answers what was asked."""
+    best = best or 1.0
     answers_count = _count_pattern(plan.text)
     answer_shapes = [shape for asked, shape in ANSWER_TYPES if asked.search(plan.text)]
-    coverage_weights = rarity_weights(kb, plan.words, counts)
+    coverage_weights = rarity_weights(family.passages, plan.words, counts)
     card_tokens = [t for t in (card_token(squash(kb.normalize(c))) for c in plan.cards) if t]
     scores = {}
     for pid, passage in candidates.items():
@@ -103,12 +108,13 @@ def scores(
 
 
 def bm25(
-    kb: KnowledgeBase, plan: QueryPlan, candidates: dict[str, Candidate], counts: dict[str, int]
+    family: Family, plan: QueryPlan, candidates: dict[str, Candidate], counts: dict[str, int]
 ) -> dict[str, float]:
-    """BM25 of every candidate over all the question's terms, by where they are found."""
-    n = max(kb.passage_count, 1)
+    """BM25 of every candidate of a family over all the question's terms, by where
+    they are found, with the family's own statistics (`counts` are its own)."""
+    n = max(family.passages, 1)
     idf = {t: math.log(1 + (n - c + 0.5) / (c + 0.5)) for t, c in counts.items()}
-    average = kb.average_tokens
+    average = family.average_tokens
     words = {t: idf.get(t, 0.0) for t in plan.words}
     words.update({t: INNER_WEIGHT * idf.get(t, 0.0) for t in plan.inner})
     grams = {t: idf.get(t, 0.0) for t in plan.grams}
@@ -131,16 +137,22 @@ def bm25(
 def _field(field: tuple[Counter, int], weights: dict[str, float], average: float) -> float:
     """BM25 of one field, (its token counts, its length); `weights` the idf of the terms sought."""
     counts, length = field
-    found = weights.keys() & counts.keys()
-    if not found:
+    if not length or not weights:
         return 0.0
     norm = BM25_K1 * (1 - BM25_B + BM25_B * length / (average or 1.0))
-    return sum(weights[t] * counts[t] * (BM25_K1 + 1) / (counts[t] + norm) for t in found)
+    # A loop over the few terms sought, not a set of them: this runs for every field
+    # of every candidate of every family.
+    total = 0.0
+    for term, weight in weights.items():
+        count = counts.get(term)
+        if count:
+            total += weight * count * (BM25_K1 + 1) / (count + norm)
+    return total
 
 
-def rarity_weights(kb: KnowledgeBase, words: list[str], counts: dict[str, int]) -> dict[str, float]:
-    """How much each question word counts toward coverage: rarer in the texts, more."""
-    n = kb.passage_count
+def rarity_weights(n: int, words: list[str], counts: dict[str, int]) -> dict[str, float]:
+    """How much each question word counts toward coverage: rarer in the `n` passages
+    `counts` counts in, more."""
     return {w: math.log(1 + n / (1 + counts.get(w, 0))) for w in words}
 
 
@@ -161,7 +173,7 @@ def _count_pattern(text: str) -> re.Pattern[str] | None:
 
 
 def nearest_question(
-    kb: KnowledgeBase, plan: QueryPlan, candidates: dict[str, Candidate], counts: dict[str, int]
+    family: Family, plan: QueryPlan, candidates: dict[str, Candidate], counts: dict[str, int]
 ) -> list[str]:
     """The candidates by how near one of their curated questions comes to the one
     asked, as a whole: the question's words it shares (by rarity) against all the
@@ -169,7 +181,7 @@ def nearest_question(
     asked = {w for w in plan.words if w not in STOPWORDS}
     if not asked:
         return []
-    idf = rarity_weights(kb, list(asked), counts)
+    idf = rarity_weights(family.passages, list(asked), counts)
     whole = sum(idf.values())
     best: dict[str, float] = {}
     for pid, passage in candidates.items():

@@ -187,12 +187,33 @@ class KnowledgeBase:
         return self.conn.execute("SELECT count(*) FROM passages").fetchone()[0]
 
     @memoized
-    def average_tokens(self) -> dict[str, float]:
-        """Mean tokens per passage in each indexed field, for BM25's length norm."""
-        return json.loads(self.meta("average_tokens") or '{"words": 1, "grams": 1, "context": 1}')
+    def families(self) -> list[Family]:
+        """The families of documents that have passages, each ranked on its own (schema.FAMILIES)."""
+        stored = json.loads(self.meta("families") or "{}")
+        return [
+            Family(name, its["passages"], its["average_tokens"])
+            for name, its in stored.items()
+            if its["passages"]
+        ]
+
+    @memoized
+    def family_of(self) -> dict[str, str]:
+        """Each document's family (documents.kind)."""
+        return dict(self.conn.execute("SELECT name, kind FROM documents"))
 
     def report(self) -> dict:
         return json.loads(self.meta("report") or "{}")
+
+
+class Family:
+    """One family of documents (the seeds, or what the user added) as ranking sees
+    it: its full-text index, how many passages it has and their mean tokens per
+    indexed field, for BM25's length norm. (A class with slots: see Candidate.)"""
+
+    __slots__ = ("name", "passages", "average_tokens")
+
+    def __init__(self, name: str, passages: int, average_tokens: dict[str, float]) -> None:
+        self.name, self.passages, self.average_tokens = name, passages, average_tokens
 
 
 def like_literal(text: str) -> str:

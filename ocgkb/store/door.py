@@ -281,7 +281,7 @@ def _recorded_in(conn: sqlite3.Connection) -> dict[str, str] | None:
     rows = conn.execute(
         "SELECT key, value FROM meta WHERE key IN ('fingerprint', 'stat_signature')"
     ).fetchall()
-    conn.execute("SELECT 1 FROM passage_fts LIMIT 1")
+    conn.execute("SELECT 1 FROM seed_fts LIMIT 1")
     recorded = {key: value for key, value in rows}
     return recorded if recorded.get("fingerprint") else None
 

@@ -13,7 +13,7 @@ from __future__ import annotations
 # A change to what is stored means every knowledge base is rebuilt (the version
 # is part of the inputs' fingerprint). 22: added rulings documentations — a
 # document's kind and origin, a passage's citations (date, FAQ id and address).
-SCHEMA_VERSION = "22"
+SCHEMA_VERSION = "23"
 
 # Each kind of passage with what it is called, in Chinese and English: the
 # terminal shows both, a page the Chinese. In the order a judge trusts them (of two
@@ -147,9 +147,9 @@ TABLES: dict[str, str] = {
     "source_changes": "source TEXT PRIMARY KEY, changes TEXT",
     # Each word of the index with how many passages hold it.
     "vocabulary": "term TEXT PRIMARY KEY, df INTEGER",
-    # The same for each term of the full-text index: a plain, indexed copy of
-    # `passage_terms`, which computes it on every read.
-    "term_counts": "term TEXT PRIMARY KEY, doc INTEGER",
+    # The same for each term of the full-text indexes, by family: a plain, indexed
+    # copy of the `<family>_terms` tables, which compute it on every read.
+    "term_counts": "term TEXT PRIMARY KEY, seed INTEGER, added INTEGER",
 }
 # Looked up by key only, in key order: no rowid needed.
 WITHOUT_ROWID = frozenset({"card_grams", "general_use", "term_counts"})
@@ -168,14 +168,30 @@ INDEXED: dict[str, tuple[str, ...]] = {
 }
 UNIQUE = frozenset({("passages", "id")})
 
-# The full-text index reads its fields from the passages table (external
-# content), so ranking reads them from a plain table and the text is stored once.
-PASSAGE_FTS = (
-    f"CREATE VIRTUAL TABLE passage_fts USING fts5({', '.join(FTS_FIELDS)}, content='passages',"
-    " content_rowid='rowid', tokenize='unicode61 remove_diacritics 0')"
-)
-# How many passages hold each indexed term, computed by SQLite on every read.
-PASSAGE_TERMS = "CREATE VIRTUAL TABLE passage_terms USING fts5vocab(passage_fts, 'row')"
+# Each family of documents (documents.kind) has its own full-text index and
+# term counts, and ranks its passages by its own statistics: adding a
+# documentation never reorders the seeds' passages among themselves.
+FAMILIES = ("seed", "added")
+
+
+def fts_table(family: str) -> str:
+    """The full-text index of one of FAMILIES."""
+    return f"{family}_fts"
+
+
+def create_fts(family: str) -> str:
+    """One family's full-text index. It reads its fields from the passages table
+    (external content), so ranking reads them from a plain table and the text is
+    stored once; its rows are the family's passages, inserted by rowid."""
+    return (
+        f"CREATE VIRTUAL TABLE {fts_table(family)} USING fts5({', '.join(FTS_FIELDS)}, content='passages',"
+        " content_rowid='rowid', tokenize='unicode61 remove_diacritics 0')"
+    )
+
+
+def create_term_view(family: str) -> str:
+    """How many of a family's passages hold each indexed term, computed by SQLite on every read."""
+    return f"CREATE VIRTUAL TABLE {family}_terms USING fts5vocab({fts_table(family)}, 'row')"
 
 
 def create_table(name: str) -> str:

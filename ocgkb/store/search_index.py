@@ -8,7 +8,7 @@ import sqlite3
 from collections.abc import Iterable, Mapping
 
 from ocgkb.store.database import IN_JSON, KnowledgeBase, json_values, like_literal
-from ocgkb.store.schema import FTS_FIELDS, PASSAGE_INDEX_COLUMNS
+from ocgkb.store.schema import FAMILIES, FTS_FIELDS, PASSAGE_INDEX_COLUMNS, fts_table
 
 # What ranking reads of a candidate: its text and the tokens of its indexed fields.
 CANDIDATE_FIELDS = ", ".join(
@@ -68,15 +68,16 @@ def section_exists(kb: KnowledgeBase, section: str) -> bool:
 
 def best_by_fts(
     kb: KnowledgeBase,
+    family: str,
     terms: list[str],
     restriction: Restriction,
     limit: int,
     columns: Iterable[str] = (),
     weights: Mapping[str, float] | None = None,
     names: Iterable[str] = (),
-) -> list[int]:
-    """The rowids of the `limit` best passages for some terms (any of them) by
-    FTS5's BM25, in some columns only and with column weights by name when given
+) -> list[tuple[int, float]]:
+    """The rowids (with their BM25, best lowest) of the `limit` best passages of a family for some terms (any of
+    them) by FTS5's BM25, in some columns only and with column weights by name when given
     (a column not named weighs 0); `names` are sought whole in the words column."""
     if not terms:
         return []
@@ -86,29 +87,32 @@ def best_by_fts(
     if columns:
         match = f"{{{' '.join(columns)}}} : ({match})"
     match = " OR ".join([match, *(f"words : {_quoted(t)}" for t in names)])
-    rank = "bm25(passage_fts)"
+    table = fts_table(family)
+    rank = f"bm25({table})"
     if weights:
         # bm25() takes its column weights by position: in the schema's order of the fields
-        rank = "bm25(passage_fts, " + ", ".join(f"{weights.get(c, 0):g}" for c in FTS_FIELDS) + ")"
+        rank = f"bm25({table}, " + ", ".join(f"{weights.get(c, 0):g}" for c in FTS_FIELDS) + ")"
     if restriction.sql:
         sql = f"""
-            SELECT p.rowid FROM passage_fts f JOIN passages p ON p.rowid = f.rowid
-            WHERE passage_fts MATCH ? {restriction.sql}
-            ORDER BY {rank} LIMIT {limit}
+            SELECT p.rowid, {rank} AS rank FROM {table} f JOIN passages p ON p.rowid = f.rowid
+            WHERE {table} MATCH ? {restriction.sql}
+            ORDER BY rank LIMIT {limit}
         """
-        return [r["rowid"] for r in kb.query(sql, (match, *restriction.params))]
+        return [(r["rowid"], r["rank"]) for r in kb.query(sql, (match, *restriction.params))]
     # Without filters the index ranks alone: half the time.
-    sql = f"SELECT rowid FROM passage_fts WHERE passage_fts MATCH ? ORDER BY {rank} LIMIT {limit}"
-    return [r["rowid"] for r in kb.query(sql, (match,))]
+    sql = f"SELECT rowid, {rank} AS rank FROM {table} WHERE {table} MATCH ? ORDER BY rank LIMIT {limit}"
+    return [(r["rowid"], r["rank"]) for r in kb.query(sql, (match,))]
 
 
 def _quoted(term: str) -> str:
     return '"' + term.replace('"', '""') + '"'
 
 
-def document_counts(kb: KnowledgeBase, terms: list[str]) -> dict[str, int]:
-    """How many passages hold each term (those in none are left out)."""
-    return dict(kb.query(f"SELECT term, doc FROM term_counts WHERE term IN {IN_JSON}", (json_values(terms),)))
+def document_counts(kb: KnowledgeBase, terms: list[str], family: str | None = None) -> dict[str, int]:
+    """How many passages (of one family, or of all) hold each term; those in none are left out."""
+    count = family if family in FAMILIES else " + ".join(FAMILIES)
+    sql = f"SELECT term, {count} AS n FROM term_counts WHERE term IN {IN_JSON} AND n > 0"
+    return dict(kb.query(sql, (json_values(terms),)))
 
 
 def general_use(kb: KnowledgeBase, words: list[str]) -> dict[str, int]:
@@ -116,6 +120,12 @@ def general_use(kb: KnowledgeBase, words: list[str]) -> dict[str, int]:
     return dict(
         kb.query(f"SELECT term, freq FROM general_use WHERE term IN {IN_JSON}", (json_values(words),))
     )
+
+
+def passage_families(kb: KnowledgeBase, ids: list[str]) -> dict[str, str]:
+    """The family (documents.kind) of each of these passages."""
+    sql = f"SELECT p.id, d.kind FROM passages p JOIN documents d ON d.name = p.doc WHERE p.id IN {IN_JSON}"
+    return dict(kb.query(sql, (json_values(ids),)))
 
 
 def passing_ids(kb: KnowledgeBase, ids: Iterable[str], restriction: Restriction) -> set[str]:
