@@ -1,6 +1,8 @@
 """Retrieval with a rulings documentation added: the held-out questions answered
 only by the 2026-08-14 edition (benchmarks/questions/edition_blind_*.jsonl, written
-by someone who never saw the ranking; edition_tune_* were looked at while tuning),
+by someone who never saw the ranking; edition_tune_* were looked at while tuning;
+edition_blind_en's misses were read at stop 35, after which nothing of the ranking
+changed, and edition_blind2_en, 40 more, was written then),
 and the seeds' own question sets with and without the edition, side by side.
 
     python benchmarks/edition_retrieval.py [--docs PATH] [--misses]
@@ -31,6 +33,7 @@ QUESTIONS = ROOT / "benchmarks" / "questions"
 EDITION_SETS = [
     (QUESTIONS / "edition_blind_zh.jsonl", "zh blind"),
     (QUESTIONS / "edition_blind_en.jsonl", "en blind"),
+    (QUESTIONS / "edition_blind2_en.jsonl", "en blind"),
     (QUESTIONS / "edition_tune_zh.jsonl", "zh tuned"),
     (QUESTIONS / "edition_tune_en.jsonl", "en tuned"),
 ]
