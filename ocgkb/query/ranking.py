@@ -313,18 +313,19 @@ def _among(order: list[str], reordered: list[str], these: set[str]) -> list[str]
 def _mark_weak(kb: KnowledgeBase, plan: QueryPlan, hits: list[Hit], pools: list[Pool]) -> None:
     """A hit that says too little of the question in its own words is the nearest,
     not an answer (ocgkb.query.abstain.mark_weak), by its family's statistics."""
-    known = {pid: (pool, c) for pool in pools for pid, c in pool.candidates.items()}
+    known = {pid: (pool.family.name, c) for pool in pools for pid, c in pool.candidates.items()}
     unread = [h.id for h in hits if h.id not in known]
-    if unread:  # a passage shown for a twin of another family
+    if unread:  # a passage shown for its twin in another family
+        families = passage_families(kb, unread)
         for pid, c in candidates_by_id(kb, passing_rowids(kb, unread, Restriction())).items():
-            family = kb.family_of.get(c.doc)
-            known[pid] = (next((p for p in pools if p.family.name == family), pools[0]), c)
+            known[pid] = (families[pid], c)
+    family_weights = {pool.family.name: pool.weights(plan) for pool in pools}
     own_words, weights = {}, {}
     for hit in hits:
         if hit.id in known:
-            pool, c = known[hit.id]
+            family, c = known[hit.id]
             own_words[hit.id] = c.own_words
-            weights[hit.id] = pool.weights(plan)
+            weights[hit.id] = family_weights.get(family) or next(iter(family_weights.values()))
     mark_weak(plan, hits, own_words, weights)
 
 

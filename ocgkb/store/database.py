@@ -196,11 +196,6 @@ class KnowledgeBase:
             if its["passages"]
         ]
 
-    @memoized
-    def family_of(self) -> dict[str, str]:
-        """Each document's family (documents.kind)."""
-        return dict(self.conn.execute("SELECT name, kind FROM documents"))
-
     def report(self) -> dict:
         return json.loads(self.meta("report") or "{}")
 
