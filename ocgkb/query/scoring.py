@@ -137,17 +137,11 @@ def bm25(
 def _field(field: tuple[Counter, int], weights: dict[str, float], average: float) -> float:
     """BM25 of one field, (its token counts, its length); `weights` the idf of the terms sought."""
     counts, length = field
-    if not length or not weights:
+    found = weights.keys() & counts.keys()
+    if not found:
         return 0.0
     norm = BM25_K1 * (1 - BM25_B + BM25_B * length / (average or 1.0))
-    # A loop over the few terms sought, not a set of them: this runs for every field
-    # of every candidate of every family.
-    total = 0.0
-    for term, weight in weights.items():
-        count = counts.get(term)
-        if count:
-            total += weight * count * (BM25_K1 + 1) / (count + norm)
-    return total
+    return sum(weights[t] * counts[t] * (BM25_K1 + 1) / (counts[t] + norm) for t in found)
 
 
 def rarity_weights(n: int, words: list[str], counts: dict[str, int]) -> dict[str, float]:
