@@ -76,9 +76,10 @@ def best_by_fts(
     weights: Mapping[str, float] | None = None,
     names: Iterable[str] = (),
 ) -> list[tuple[int, float]]:
-    """The rowids (with their BM25, best lowest) of the `limit` best passages of a family for some terms (any of
-    them) by FTS5's BM25, in some columns only and with column weights by name when given
-    (a column not named weighs 0); `names` are sought whole in the words column."""
+    """The rowids, with their BM25 (best lowest), of the `limit` best passages of
+    a family for some terms (any of them) by FTS5's BM25, in some columns only and
+    with column weights by name when given (a column not named weighs 0); `names`
+    are sought whole in the words column."""
     if not terms:
         return []
     # Every term quoted, so input such as `No.62`, `NOT` or `-` is never FTS5 syntax.
