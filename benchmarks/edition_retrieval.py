@@ -2,8 +2,8 @@
 only by the 2026-08-14 edition (benchmarks/questions/edition_blind_*.jsonl, written
 by someone who never saw the ranking; edition_tune_* were looked at while tuning;
 edition_blind_en's misses were read at stop 35, after which nothing of the ranking
-changed, and edition_blind2_en (40 more) and edition_rules_en (30 naming no card)
-were written then),
+changed, and edition_blind2_en (40 more) and edition_rules_en|zh (30 each, naming
+no card) were written then),
 and the seeds' own question sets with and without the edition, side by side.
 
     python benchmarks/edition_retrieval.py [--docs PATH] [--misses]
@@ -38,6 +38,7 @@ EDITION_SETS = [
     # Rule situations naming no card: the seeds often state the same rule in
     # another passage, which a located answer line does not count.
     (QUESTIONS / "edition_rules_en.jsonl", "en blind"),
+    (QUESTIONS / "edition_rules_zh.jsonl", "zh blind"),
     (QUESTIONS / "edition_tune_zh.jsonl", "zh tuned"),
     (QUESTIONS / "edition_tune_en.jsonl", "en tuned"),
 ]
