@@ -104,7 +104,7 @@ def search(
     else:
         # Only the places are decided here: the passages each family would show are enough.
         shown_by_any = {pid for ranking in own.values() for pid, _ in ranking}
-        whole = Pool.together(kb, pools, plan, terms, shown_by_any)
+        whole = Pool.together(kb, pools, plan, shown_by_any)
         order, _ = _ranked(kb, whole, plan, where, limit)
         shown = _filled(order, own, passage_families(kb, [pid for pid, _ in order]))
     hits = ranked_hits(kb, shown, merged)
@@ -156,18 +156,20 @@ class Pool:
         return pool
 
     @classmethod
-    def together(
-        cls, kb: KnowledgeBase, pools: list[Pool], plan: QueryPlan, terms: list[str], kept: set[str]
-    ) -> Pool:
+    def together(cls, kb: KnowledgeBase, pools: list[Pool], plan: QueryPlan, kept: set[str]) -> Pool:
         """The families' candidates among `kept` (and their near-twins) as one pool,
-        on all the texts' statistics."""
+        on all the texts' statistics (the families' own, added up)."""
         passages = sum(pool.family.passages for pool in pools)
         average = {
             field: sum(pool.family.average_tokens[field] * pool.family.passages for pool in pools) / passages
             for field in pools[0].family.average_tokens
         }
         family = Family("all", passages, average)
-        counts = document_counts(kb, terms)
+        # Every family with passages has a pool here (two families, both with candidates).
+        counts: dict[str, int] = {}
+        for pool in pools:
+            for term, count in pool.counts.items():
+                counts[term] = counts.get(term, 0) + count
         candidates = {
             pid: c for pool in pools for pid, c in pool.candidates.items() if pid in kept or c.dup_of in kept
         }
