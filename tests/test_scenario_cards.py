@@ -17,7 +17,11 @@ from conftest import DATA, KB
 
 SCENARIOS = sorted((KB / "scenarios").glob("*.yaml"))
 KINDS = {"monster": "Monster", "spell": "Spell", "trap": "Trap"}
-STATS = (("atk", "atk"), ("def", "def_"), ("level", "level"))
+STATS = (("atk", "atk"), ("def", "def_"), ("level", "level"), ("rank", "rank"))
+# The card data's arrows (as drawn) in the scenario format's words.
+ARROW_WORDS = {"↖": "top-left", "⬆": "top", "↗": "top-right", "⬅": "left", "➡": "right",
+               "↙": "bottom-left", "⬇": "bottom", "↘": "bottom-right"}
+FRAMES = ("Ritual", "Fusion", "Synchro", "Xyz", "Link")
 
 
 def loose(name: str) -> str:
@@ -64,6 +68,28 @@ def problems_of(key: str, card: dict) -> list[str]:
     for key_, field in STATS:
         if key_ in card and card[key_] != getattr(fact, field):
             wrong.append(f"{name}: {key_} {card[key_]!r}, but {real} has {getattr(fact, field)!r}")
+    return wrong + master_rule_problems(name, card, fact, real)
+
+
+def master_rule_problems(name: str, card: dict, fact: CardFact, real: str) -> list[str]:
+    """A real card's frame, tuner, link arrows and pendulum scale are the card data's."""
+    kinds = set((fact.type_line or "").replace(" ", "").split("/"))
+    wrong = []
+    frame = next((f.lower() for f in FRAMES if f in kinds), None)
+    if card.get("kind") == "monster" and "frame" in card and frame and card["frame"] != frame:
+        wrong.append(f"{name}: frame {card['frame']!r}, but {real} is {frame}")
+    if card.get("kind") == "monster" and frame and "frame" not in card:
+        wrong.append(f"{name}: {real} is a {frame} monster; say frame: {frame}")
+    if card.get("tuner") and "Tuner" not in kinds:
+        wrong.append(f"{name}: tuner, but {real} is not a tuner")
+    if "arrows" in card and fact.link_arrows is not None:
+        drawn = fact.link_arrows.split(",") if isinstance(fact.link_arrows, str) else fact.link_arrows
+        have = sorted(ARROW_WORDS.get(a.strip(), a.strip()) for a in drawn if a.strip())
+        if sorted(card["arrows"]) != have:
+            wrong.append(f"{name}: arrows {card['arrows']!r}, but {real} has {have!r}")
+    scale = (card.get("pendulum") or {}).get("scale") if isinstance(card.get("pendulum"), dict) else None
+    if scale is not None and scale != fact.pendulum_scale:
+        wrong.append(f"{name}: pendulum scale {scale!r}, but {real} has {fact.pendulum_scale!r}")
     return wrong
 
 
@@ -85,6 +111,14 @@ def test_a_wrong_atk_is_caught():
     assert problems_of("凯尔特守卫", {"kind": "monster", "atk": 1400})
     assert problems_of("凯尔特守卫", {"kind": "monster", "password": 91152256, "atk": 1400}) == []
     assert problems_of("某怪兽", {"kind": "monster", "made_up": True, "atk": 1234}) == []
+
+
+def test_a_wrong_master_rule_field_is_caught():
+    """A real Link monster's arrows, an Xyz monster's rank and a frame left unsaid."""
+    assert problems_of("弹鼓龙", {"kind": "monster", "frame": "link", "link": 3, "arrows": ["left", "bottom", "right"]}) == []
+    assert problems_of("弹鼓龙", {"kind": "monster", "frame": "link", "link": 2, "arrows": ["left", "bottom"]})
+    assert problems_of("弹鼓龙", {"kind": "monster", "atk": 1000})  # a Link monster must say its frame
+    assert problems_of("威风妖怪·蛤蟆", {"kind": "monster", "pendulum": {"scale": 4}})
 
 
 def test_made_up_and_password_are_card_properties():

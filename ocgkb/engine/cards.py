@@ -6,6 +6,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from .. import OcgkbError
+from .verbs import OPERATIONS
 
 MONSTER, SPELL, TRAP = "monster", "spell", "trap"
 # The damage step's timings an effect may name (§6.3.4.3/7); rules.DAMAGE_STEP orders them.
@@ -32,8 +33,12 @@ EFFECT_FIELDS = frozenset(
         "from",
         "indestructible",
         "once_per_turn",
+        "material",
+        "event_from",
     }
 )
+# The summons a card can be used as the material of (a trigger's `material`).
+MATERIAL_KINDS = ("fusion", "synchro", "xyz", "link", "ritual")
 # What a card may say about itself (anything else is a malformed file, never ignored).
 CARD_FIELDS = frozenset(
     {
@@ -51,44 +56,61 @@ CARD_FIELDS = frozenset(
         "token",
         "password",
         "upkeep",
+        # The Master Rule's monsters (kb/scenarios/README.md, "Extra Deck"):
+        "frame",
+        "tuner",
+        "rank",
+        "link",
+        "arrows",
+        "pendulum",
+        "materials",
+        "summon_condition",
     }
 )
-INLINE_FIELDS = ("by", "set", "original", "to", "target", "until", "during", "position", "then", "set_again")
-# The operations an effect may name, each with what it may carry besides its own
-# value, `target` and `then` (operations.py implements each; a test keeps the two
-# lists equal). Kept here, at the bottom, so reading a card imports no verb.
-OPERATION_FIELDS: dict[str, frozenset[str]] = {
-    "modify": frozenset({"by", "set", "original", "until", "during"}),
-    "destroy": frozenset(),
-    "banish": frozenset({"until"}),
-    "send_to_gy": frozenset(),
-    "return_to_hand": frozenset(),
-    "special_summon": frozenset({"position", "to"}),
-    "negate_activation": frozenset({"set_again"}),
-    "negate_effect": frozenset(),
-    "negate_effects": frozenset(),
-    "flip_face_down": frozenset(),
-    "flip_face_up": frozenset(),
-    "change_position": frozenset(),
-    "damage": frozenset({"to"}),
-    "lose_lp": frozenset({"to"}),
-    "draw": frozenset(),
-    "token": frozenset({"position", "to"}),
-    "take_control": frozenset({"until"}),
+# A monster's frame: the colour of its card, which says how it comes out.
+FRAMES = ("normal", "effect", "ritual", "fusion", "synchro", "xyz", "link")
+# The frames that start in the Extra Deck and come out from there (§ 额外卡组).
+EXTRA_FRAMES = frozenset({"fusion", "synchro", "xyz", "link"})
+# A Link monster's arrows, as its controller sees them: (rows down, columns right).
+ARROWS: dict[str, tuple[int, int]] = {
+    "top-left": (-1, -1),
+    "top": (-1, 0),
+    "top-right": (-1, 1),
+    "left": (0, -1),
+    "right": (0, 1),
+    "bottom-left": (1, -1),
+    "bottom": (1, 0),
+    "bottom-right": (1, 1),
 }
+# What each Extra Deck summon's `materials` may say (a Fusion also takes a list of names).
+MATERIAL_FIELDS = {
+    "fusion": frozenset({"count"}),
+    "synchro": frozenset({"tuners", "non_tuners"}),
+    "xyz": frozenset({"count"}),
+    "link": frozenset({"count"}),
+}
+SUMMON_CONDITIONS = ("properly_summoned_only",)
+INLINE_FIELDS = (
+    "by",
+    "set",
+    "original",
+    "to",
+    "target",
+    "until",
+    "during",
+    "position",
+    "then",
+    "set_again",
+    "materials",
+    "tributes",
+    "zone",
+)
+# The operations an effect may name, and what each may carry besides its own value,
+# `target` and `then`, are registered once with what performs them (engine/operations.py).
 # How long an activated change lasts (modifiers.py `lasts`): without either, while
 # the monster stays face-up on the field; the others come back in the End Phase.
 DURATIONS: dict[str, dict[str, tuple[str, ...]]] = {
     "modify": {"until": ("end_of_turn", "end_of_damage_step"), "during": ("damage_calculation",)},
-}
-# Operations that act on cards (the others act on players or on the chain).
-CARD_OPERATIONS = frozenset(OPERATION_FIELDS) - {
-    "negate_activation",
-    "negate_effect",
-    "damage",
-    "lose_lp",
-    "draw",
-    "token",
 }
 # Whole classes of cards a continuous effect can negate while its card is face-up.
 CLASSES = {
@@ -130,6 +152,10 @@ class Effect:
     indestructible: str | None = None
     # 1回合1次: True for this card's effect, "name" for every card with this name.
     once_per_turn: bool | str = False
+    # A trigger waiting for `used_as_material` of one summon only (同调素材: synchro).
+    material: str | None = None
+    # A trigger waiting for a card to move from one zone only (从场上送去墓地: monster).
+    event_from: str | None = None
 
 
 @dataclass
@@ -153,6 +179,33 @@ class CardSpec:
     # A maintenance cost (维持cost): LP its controller pays in each of their standby phases,
     # or the card is destroyed. It is not an effect: negating the card does not lift it.
     upkeep_lp: int | None = None
+    # The Master Rule's monsters: its frame (FRAMES), a tuner, an Xyz monster's rank, a
+    # Link monster's rating and arrows, a Pendulum monster's scale, what its summon
+    # needs (`materials`, as written) and whether only a proper summon lets it be revived.
+    frame: str = "effect"
+    tuner: bool = False
+    rank: int | None = None
+    link: int | None = None
+    arrows: tuple[str, ...] = ()
+    scale: int | None = None
+    materials: Any = None
+    properly_summoned_only: bool = False
+
+    @property
+    def from_extra_deck(self) -> bool:
+        """A Fusion, Synchro, Xyz or Link monster: it starts in the Extra Deck."""
+        return self.frame in EXTRA_FRAMES
+
+    @property
+    def has_level(self) -> bool:
+        """An Xyz monster has a rank and a Link monster a rating, neither a level."""
+        return self.kind == MONSTER and self.frame not in ("xyz", "link")
+
+    @property
+    def revived_only_when_proper(self) -> bool:
+        """苏生限制 (§3.2.1.3/3): a Ritual or Extra Deck monster, or one whose text says so,
+        is special summoned by another effect only once it has been properly summoned."""
+        return self.properly_summoned_only or self.from_extra_deck or self.frame == "ritual"
 
     @property
     def continuous(self) -> bool:
@@ -218,7 +271,102 @@ def parse_card(name: str, data: Any) -> CardSpec:
         password=password,
         token=bool(data.get("token", False)),
         upkeep_lp=_upkeep(name, data.get("upkeep")),
+        **_master_rule_fields(name, kind, data, bool(effects)),
     )
+
+
+def _master_rule_fields(name: str, kind: str, data: dict, has_effects: bool) -> dict[str, Any]:
+    """frame, tuner, rank, link and arrows, pendulum scale, materials, summon condition:
+    each checked, so a wrong one is a malformed file, never a guess."""
+    said = [f for f in ("frame", "tuner", "rank", "link", "arrows", "pendulum", "materials") if f in data]
+    if kind != MONSTER:
+        if said or "summon_condition" in data:
+            raise ScenarioCardError(f"card {name!r}: {', '.join(said or ['summon_condition'])} is for a monster")
+        return {}
+    frame = data.get("frame", "effect" if has_effects else "normal")
+    if frame not in FRAMES:
+        raise ScenarioCardError(f"card {name!r}: frame is one of {', '.join(FRAMES)}, not {frame!r}")
+    if not isinstance(data.get("tuner", False), bool):
+        raise ScenarioCardError(f"card {name!r}: tuner is true or false, not {data['tuner']!r}")
+    fields: dict[str, Any] = {"frame": frame, "tuner": bool(data.get("tuner", False))}
+    if frame == "xyz":
+        if "level" in data:
+            raise ScenarioCardError(f"card {name!r}: an Xyz monster has a rank, not a level")
+        fields["rank"] = _stat(name, "rank", data.get("rank"), 0, 13, required=True)
+    elif "rank" in data:
+        raise ScenarioCardError(f"card {name!r}: only an Xyz monster has a rank")
+    if frame == "link":
+        fields |= _link_fields(name, data)
+    elif "link" in data or "arrows" in data:
+        raise ScenarioCardError(f"card {name!r}: only a Link monster has a link rating and arrows")
+    if "pendulum" in data:
+        scale = data["pendulum"]
+        if not isinstance(scale, dict) or set(scale) != {"scale"}:
+            raise ScenarioCardError(f"card {name!r}: pendulum is {{scale: N}}, not {scale!r}")
+        fields["scale"] = _stat(name, "pendulum scale", scale["scale"], 0, 13, required=True)
+    if "materials" in data:
+        fields["materials"] = _materials(name, frame, data["materials"])
+    condition = data.get("summon_condition")
+    if condition is not None and condition not in SUMMON_CONDITIONS:
+        raise ScenarioCardError(
+            f"card {name!r}: summon_condition is {', '.join(SUMMON_CONDITIONS)}, not {condition!r}"
+        )
+    fields["properly_summoned_only"] = condition == "properly_summoned_only"
+    return fields
+
+
+def _link_fields(name: str, data: dict) -> dict[str, Any]:
+    """A Link monster's rating and arrows; it has no DEF and no level (masterrule 【连接怪兽】)."""
+    for absent in ("def", "level"):
+        if data.get(absent) is not None:
+            raise ScenarioCardError(f"card {name!r}: a Link monster has no {absent.upper() if absent == 'def' else absent}")
+    rating = _stat(name, "link", data.get("link"), 1, 8, required=True)
+    arrows = data.get("arrows")
+    if not isinstance(arrows, list) or any(a not in ARROWS for a in arrows) or len(set(arrows)) != len(arrows):
+        raise ScenarioCardError(
+            f"card {name!r}: arrows is a list of different arrows among {', '.join(ARROWS)}, not {arrows!r}"
+        )
+    if len(arrows) != rating:
+        raise ScenarioCardError(f"card {name!r}: a link-{rating} monster has {rating} arrows, not {len(arrows)}")
+    return {"link": rating, "arrows": tuple(arrows)}
+
+
+def _stat(name: str, what: str, value: Any, low: int, high: int, required: bool = False) -> int | None:
+    if value is None and not required:
+        return None
+    if type(value) is not int or not low <= value <= high:
+        raise ScenarioCardError(f"card {name!r}: {what} is a whole number from {low} to {high}, not {value!r}")
+    return value
+
+
+def _materials(name: str, frame: str, value: Any) -> Any:
+    """What the summon needs, in the texts' terms (README "Extra Deck"): a Fusion's named
+    materials or a count; a Synchro's tuners and non-tuners; an Xyz's or a Link's count."""
+    if frame not in MATERIAL_FIELDS:
+        raise ScenarioCardError(f"card {name!r}: materials are for a Fusion, Synchro, Xyz or Link monster")
+    if frame == "fusion" and isinstance(value, list):
+        if not value or not all(isinstance(v, str) for v in value):
+            raise ScenarioCardError(f"card {name!r}: materials is a list of card names, not {value!r}")
+        return [str(v) for v in value]
+    allowed = MATERIAL_FIELDS[frame]
+    if not isinstance(value, dict) or not value or set(value) - allowed:
+        raise ScenarioCardError(
+            f"card {name!r}: a {frame} monster's materials are {{{', '.join(sorted(allowed))}}}, not {value!r}"
+        )
+    for key, count in value.items():
+        if parse_count(count) is None:
+            raise ScenarioCardError(f"card {name!r}: materials {key} is N or 'N+', not {count!r}")
+    return dict(value)
+
+
+def parse_count(value: Any) -> tuple[int, bool] | None:
+    """A count as the texts write it: N (exactly) or 'N+' (N or more) → (N, more)."""
+    if type(value) is int and value >= 1:
+        return value, False
+    text = str(value)
+    if isinstance(value, str) and text.endswith("+") and text[:-1].isdigit() and int(text[:-1]) >= 1:
+        return int(text[:-1]), True
+    return None
 
 
 def _upkeep(name: str, value: Any) -> int | None:
@@ -243,7 +391,8 @@ def _number(name: str, value: Any) -> int | None:
 def _parse_effect(name: str, kind: str, card_type: str, data: Any) -> Effect:
     if not isinstance(data, dict):
         raise ScenarioCardError(f"card {name!r}: an effect must be a mapping")
-    unknown = set(data) - EFFECT_FIELDS - set(OPERATION_FIELDS) - set(INLINE_FIELDS)
+    operations = OPERATIONS.fields()
+    unknown = set(data) - EFFECT_FIELDS - set(operations) - set(INLINE_FIELDS)
     if unknown:
         raise ScenarioCardError(
             f"card {name!r}: an effect has no field {', '.join(sorted(map(str, unknown)))}"
@@ -258,11 +407,11 @@ def _parse_effect(name: str, kind: str, card_type: str, data: Any) -> Effect:
     ops = list(ops) if isinstance(ops, list) else [ops]
     # An operation written inline (`modify: atk, by: 700`) takes the fields it knows.
     for key, value in data.items():
-        if key in OPERATION_FIELDS:
-            known = OPERATION_FIELDS[key] | {"target", "then"}
+        if key in operations:
+            known = operations[key] | {"target", "then"}
             ops.append({key: value} | {k: v for k, v in _modifiers(data).items() if k in known})
     for op in ops:
-        _check_operation(name, op, OPERATION_FIELDS, OPERATION_FIELDS)
+        _check_operation(name, op, operations)
     cost = data.get("cost", [])
     damage_step = data.get("damage_step")
     if damage_step is not None and damage_step not in DAMAGE_STEP_TIMINGS:
@@ -291,7 +440,21 @@ def _parse_effect(name: str, kind: str, card_type: str, data: Any) -> Effect:
         zone=data.get("from"),
         indestructible=_indestructible(name, effect_type, data.get("indestructible")),
         once_per_turn=_once_per_turn(name, effect_type, data.get("once_per_turn", False)),
+        material=_one_of(name, "material", data.get("material"), MATERIAL_KINDS),
+        event_from=_one_of(name, "event_from", data.get("event_from"), EVENT_ORIGINS),
     )
+
+
+# Where a card an event moves may come from (`event_from`): engine/state.py's zones.
+EVENT_ORIGINS = ("hand", "deck", "extra", "monster", "spelltrap", "field", "gy", "banished", "material")
+
+
+def _one_of(name: str, what: str, value: Any, allowed: tuple[str, ...]) -> str | None:
+    if value is None:
+        return None
+    if value not in allowed:
+        raise ScenarioCardError(f"card {name!r}: {what} is one of {', '.join(allowed)}, not {value!r}")
+    return str(value)
 
 
 def _indestructible(name: str, effect_type: str, value: Any) -> str | None:
@@ -314,13 +477,13 @@ def _once_per_turn(name: str, effect_type: str, value: Any) -> bool | str:
     return "name" if value == "name" else bool(value)
 
 
-def _check_operation(name: str, op: Any, operations: dict, fields: dict) -> None:
+def _check_operation(name: str, op: Any, operations: dict[str, frozenset[str]]) -> None:
     if not isinstance(op, dict):
         raise ScenarioCardError(f"card {name!r}: unknown operation {op!r}")
     named = [k for k in op if k in operations]
     if len(named) != 1:
         raise ScenarioCardError(f"card {name!r}: an operation names one of {', '.join(operations)}: {op!r}")
-    allowed = {named[0], "target", "then"} | fields.get(named[0], frozenset())
+    allowed = {named[0], "target", "then"} | operations[named[0]]
     extra = set(op) - allowed
     if extra:
         raise ScenarioCardError(

@@ -16,11 +16,13 @@ from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from typing import Any
 
-from . import battle, rules, stats
-from .cards import CARD_OPERATIONS, CLASSES, MONSTER, CardSpec, Effect
+from . import battle, rules, stats, summons
+from .cards import CLASSES, MONSTER, CardSpec, Effect
 from .errors import EngineError, IllegalActionError, IllegalChainError
-from .operations import OPERATIONS, negate_effects_of
-from .state import MONSTER_ZONES, Card, ChainLink, Player, State, Turn
+from .operations import negate_effects_of
+from .state import Card, ChainLink, Player, State, SummonWindow, Turn
+from .verbs import OPERATIONS
+from .zones import MAIN_ZONES, PENDULUM_ZONES, Slot
 
 TRIGGERS = ("trigger", "flip")  # the effect types set off by something that happened
 __all__ = ["Card", "ChainLink", "Duel", "EngineError", "IllegalActionError", "IllegalChainError", "Player"]
@@ -120,7 +122,7 @@ class Duel(State):
         return any(
             e.type in TRIGGERS
             and not e.optional
-            and (self.timeline.matching(e.event, key) if e.event else bool(e.damage_step))
+            and (self._matching(e, key) if e.event else bool(e.damage_step))
             for e in card.spec.effects
         )
 
@@ -143,7 +145,7 @@ class Duel(State):
         banished; a monster finding five monsters there is sent to the GY instead."""
         controller = card.returns_to or card.owner
         zone = "monster" if card.spec.kind == MONSTER else "spelltrap"
-        if zone == "monster" and len(self.monsters(controller)) >= MONSTER_ZONES:
+        if zone == "monster" and all(self.occupant(controller, n) is not None for n in MAIN_ZONES):
             self.move(
                 card.key, "gy", "cannot return: the monster zones are full; sent to the GY (§4.3.3.4.4.1/4)"
             )
@@ -153,7 +155,9 @@ class Duel(State):
 
     # --- summoning and moving cards -------------------------------------------------
 
-    def summon(self, key: str, position: str = "attack", face_up: bool = True) -> None:
+    def summon(
+        self, key: str, position: str = "attack", face_up: bool = True, zone: Slot | None = None
+    ) -> None:
         """A normal summon, or a set when face_up is False (§3.2.2.1)."""
         self.require_not_over()
         card = self.card(key)
@@ -161,9 +165,11 @@ class Duel(State):
         rules.check_untributed(self, card)
         self.turn.normal_summoned.add(card.controller)
         self.open_window()
-        self._place_summoned(key, position, face_up)
+        self._place_summoned(key, position, face_up, zone)
 
-    def tribute_summon(self, key: str, tributes: list[str], position: str = "attack") -> None:
+    def tribute_summon(
+        self, key: str, tributes: list[str], position: str = "attack", zone: Slot | None = None
+    ) -> None:
         """A tribute summon (上级召唤, §3.2.2.1.1), or a tribute set in defense position:
         the tributes go first, then the summon is processed; it is the turn's normal summon."""
         self.require_not_over()
@@ -177,12 +183,12 @@ class Duel(State):
         # The summon is still to be processed after the tributes (§3.2.2.1.1/5): a later
         # moment, so an optional "when sent to the GY" effect of a tribute misses its timing.
         self.timeline.next_moment()
-        self._place_summoned(key, position, position != "defense")
+        self._place_summoned(key, position, position != "defense", zone)
 
-    def _place_summoned(self, key: str, position: str, face_up: bool) -> None:
+    def _place_summoned(self, key: str, position: str, face_up: bool, zone: Slot | None = None) -> None:
         card = self.card(key)
         with self._recomputed(f"「{key}」 has arrived: what applies is recomputed"):
-            self.to_monster_zone(key, position, face_up)
+            self.to_monster_zone(key, position, face_up, slot=zone)
             self.say(
                 f"{card.controller} normal summons 「{key}」 ({position})"
                 if face_up
@@ -229,6 +235,166 @@ class Duel(State):
         card.placed_turn = self.turn.number
         self.record("set", key)
 
+    # --- the Master Rule's summons (engine/summons.py) -----------------------------------
+
+    def summon_by_rule(
+        self,
+        kind: str,
+        key: str,
+        materials: list[str],
+        position: str = "attack",
+        slot: Slot | None = None,
+        player: str | None = None,
+    ) -> None:
+        """A Synchro, Xyz or Link summon (不入连锁的特殊召唤, masterrule/55, /56, /58): the
+        monster is announced, its materials used, and the window 特殊召唤之际 opens
+        (`end_summon_window` closes it: the summon succeeds unless it was negated)."""
+        self.require_not_over()
+        card = self.card(key)
+        player = player or card.controller
+        self.end_summon_window()
+        self._require_own_main_phase(player, summons.RULE[kind])
+        summons.check_summoned(self, card, kind)
+        if kind == "link" and position != "attack":
+            raise rules.illegal(
+                f"「{key}」 is a Link monster: it is always in attack position", "masterrule/172", "link_position"
+            )
+        summons.check_materials(self, card, kind, materials, player)
+        chosen = self._slot_without(materials, card, player, slot)
+        self.open_window()
+        since = len(self.timeline.events)
+        summons.use_materials(self, card, kind, materials, player)
+        self._announce(SummonWindow(kind, [key], player, since), {key: chosen}, position)
+
+    def pendulum_summon(self, keys: list[str], slots: dict[str, Slot], player: str | None = None) -> None:
+        """A pendulum summon (masterrule/57): all at once, from the hand to Main Monster
+        Zones, from the face-up Extra Deck to the zones a monster from the Extra Deck may
+        go to; a summon by the rules, with its window 特殊召唤之际."""
+        self.require_not_over()
+        player = player or self.turn_player
+        self.end_summon_window()
+        self._require_own_main_phase(player, summons.RULE["pendulum"])
+        summons.check_pendulum(self, player, keys, self.turn.pendulum_summoned)
+        chosen: dict[str, Slot] = {}
+        origins = {key: self.card(key).zone for key in keys}
+        try:  # each takes its zone in turn, so the next one sees it taken
+            for key in keys:
+                chosen[key] = self.choose_monster_slot(self.card(key), player, slots.get(key))
+                self.card(key).zone, self.card(key).slot = "summoning", chosen[key]
+        finally:
+            for key, zone in origins.items():
+                self.card(key).zone = zone
+        self.turn.pendulum_summoned.add(player)
+        self.open_window()
+        self._announce(SummonWindow("pendulum", list(keys), player, len(self.timeline.events)), chosen, "attack")
+
+    def _require_own_main_phase(self, player: str, rule: str) -> None:
+        """A summon by the rules is made by the turn player in a main phase, no chain open."""
+        if self.chain:
+            raise rules.illegal("a summon is made while no chain is open", rule, "chain_open")
+        if player != self.turn_player:
+            raise rules.illegal(f"{player} summons only in their own main phase", rule, "not_your_turn")
+        if self.turn.phase is not None and self.turn.phase not in rules.MAIN_PHASES:
+            raise rules.illegal(f"a summon is made in a main phase, not the {self.turn.phase} phase", rule, "wrong_phase")
+
+    def _slot_without(self, materials: list[str], card: Card, player: str, slot: Slot | None) -> Slot:
+        """The zone the monster will take once its materials have left theirs."""
+        zones = {key: self.card(key).zone for key in materials}
+        try:
+            for key in materials:
+                self.card(key).zone = "material"
+            return self.choose_monster_slot(card, player, slot)
+        finally:
+            for key, zone in zones.items():
+                self.card(key).zone = zone
+
+    def _announce(self, window: SummonWindow, slots: dict[str, Slot], position: str) -> None:
+        for key in window.keys:
+            card = self.card(key)
+            card.came_from, card.zone, card.slot = card.zone, "summoning", slots[key]
+            card.controller, card.position, card.face_up = window.player, position, True
+        names = "、".join(f"「{k}」" for k in window.keys)
+        self.summoning = window
+        self.say(
+            f"{window.player} {window.kind} summons {names}: 特殊召唤之际, the monster is not yet on the field; "
+            "only an effect that negates the summon may start a chain now (masterrule/60)"
+        )
+
+    def end_summon_window(self) -> None:
+        """The window 特殊召唤之际 closes: the summon succeeds unless it was negated, and
+        what it set off (特殊召唤成功时, the materials' triggers) may start a chain."""
+        window = self.summoning
+        if window is None or self.chain:
+            return
+        self.summoning = None
+        if window.negated:
+            return
+        with self.timeline.caused("action", None, window.player):
+            with self._recomputed("a summon succeeded: what applies is recomputed"):
+                for key in window.keys:
+                    self._arrive(self.card(key), window.kind)
+        self.say(f"   the {window.kind} summon succeeds")
+        self._report_triggers(window.since)
+        self.check_replay()
+
+    def _arrive(self, card: Card, kind: str) -> None:
+        card.zone, card.modifiers, card.used_effects = "monster", [], {}
+        card.placed_turn = self.turn.number
+        # Its own procedure (苏生限制); a pendulum summon is the procedure of none of the Extra Deck's frames.
+        card.properly_summoned = kind != "pendulum" or not card.spec.from_extra_deck
+        self.start_applying(card)
+        self._apply_own_values(card)
+        self.record("special_summoned", card.key)
+        self.record(f"{kind}_summoned", card.key)
+
+    def summon_by_effect(self, kind: str, key: str, materials: list[str], player: str, op: dict) -> None:
+        """A Fusion or Ritual summon while an effect resolves (入连锁的特殊召唤, masterrule/54,
+        /53, /62): no window 特殊召唤之际, so nothing can negate the summon itself."""
+        card = self.card(key)
+        if card.zone in ("monster", "gy", "banished"):
+            self.say(f"   「{key}」 is no longer where it could be {kind} summoned from: nothing is summoned")
+            return
+        summons.check_summoned(self, card, kind)
+        summons.check_materials(self, card, kind, materials, player)
+        chosen = self._slot_without(materials, card, player, op.get("zone"))
+        summons.use_materials(self, card, kind, materials, player)
+        with self._recomputed(f"「{key}」 has arrived: what applies is recomputed"):
+            self.to_monster_zone(key, op.get("position", "attack"), True, player, chosen)
+        self.say(f"   {player} {kind} summons 「{key}」 ({op.get('position', 'attack')})")
+        card.properly_summoned = True
+        self.record("special_summoned", key)
+        self.record(f"{kind}_summoned", key)
+
+    def activate_scale(self, key: str, side: str, player: str | None = None) -> ChainLink:
+        """A Pendulum monster activated from the hand as a Pendulum Scale: a spell card's
+        activation (speed 1), placed in the Spell & Trap Zone 1 (`left`) or 5 (`right`)
+        (masterrule/19)."""
+        self.require_not_over()
+        card = self.card(key)
+        player = player or card.controller
+        if card.spec.scale is None or card.zone != "hand":
+            raise rules.illegal(
+                f"「{key}」 is not a Pendulum monster in the hand: only one is activated as a Pendulum Scale",
+                "masterrule/19",
+                "wrong_zone",
+            )
+        if side not in PENDULUM_ZONES:
+            raise EngineError(f"pendulum is left or right, not {side!r}")
+        self.end_summon_window()
+        if self.chain:
+            raise IllegalChainError(f"「{key}」 is activated as a spell, speed 1: it cannot be chained", code="spell_speed")
+        scale_card = Effect(type="spell-trap", speed=1)
+        self._require_own_main_phase(player, "masterrule/19")
+        slot = self.free_spell_trap_zone(player, PENDULUM_ZONES[side])
+        self._chain_start = len(self.timeline.events)
+        self.move(key, "spelltrap", f"is placed in {player}'s {side} Pendulum Zone (Spell & Trap Zone {slot})")
+        card.slot, card.scale, card.controller = slot, True, player
+        link = ChainLink(len(self.chain) + 1, key, scale_card, player, 1)
+        self.chain.append(link)
+        self.say(f"chain link {link.number}: {player} activates 「{key}」 as a Pendulum Scale (spell speed 1)")
+        self.record("activated", key)
+        return link
+
     def negate_effects_of(self, key: str) -> None:
         with self._recomputed(f"「{key}」's effects are negated: what applies is recomputed"):
             negate_effects_of(self, key)
@@ -268,8 +434,10 @@ class Duel(State):
                 "§4.2.1/2, §4.2.1.1/4",
                 "wrong_zone",
             )
+        self._check_summon_window(chosen)
         rules.check_activation(self, card, chosen, player)
         rules.check_once_per_turn(self, card, chosen, effect, player)
+        self._check_summons_of(chosen, targets or [], player)
         speed = card.spec.speed(chosen)
         self._check_chain(key, chosen, player, speed)
         if chosen.event:
@@ -302,6 +470,34 @@ class Duel(State):
         self.say(f"chain link {link.number}: {player} activates 「{key}」{aimed} (spell speed {speed})")
         self.record("activated", key)
         return link
+
+    def _check_summon_window(self, effect: Effect) -> None:
+        """In the window 特殊召唤之际 only an effect that negates the summon starts a chain;
+        anything else closes it first (the summon succeeds). Outside it, an effect that
+        negates a summon has nothing to negate (masterrule/60, /62)."""
+        negates = any("negate_summon" in op for op in effect.ops)
+        if negates and (self.summoning is None or self.summoning.negated):
+            raise rules.illegal(
+                "no summon is under way: the window 特殊召唤之际 in which a summon can be negated has passed",
+                "masterrule/60, masterrule/62",
+                "timing_passed",
+            )
+        if not negates and not self.chain:
+            self.end_summon_window()
+
+    def _check_summons_of(self, effect: Effect, targets: list[str], player: str) -> None:
+        """What an effect will summon, checked as it is activated: a revived monster
+        must have been properly summoned (苏生限制), a Fusion's or Ritual's materials fit."""
+        for op in effect.ops:
+            if "special_summon" in op and op.get("target", "target") == "target":
+                for key in targets:
+                    summons.check_revivable(self.card(key))
+            for kind in ("fusion", "ritual"):
+                name = op.get(f"{kind}_summon")
+                if name is not None and str(name) in self.cards:
+                    materials = [str(m) for m in op.get("materials" if kind == "fusion" else "tributes") or []]
+                    summons.check_summoned(self, self.card(str(name)), kind)
+                    summons.check_materials(self, self.card(str(name)), kind, materials, player)
 
     def _check_targets(self, targets: list[str]) -> None:
         for target in targets:
@@ -361,11 +557,11 @@ class Duel(State):
         last action, or of the chain that just resolved (§6.3.4.2/4). Chained, it needs
         X in the window the chain responds to; starting a chain, an optional "when"
         effect (…时，可以) also needs X to be the last thing that happened (卡时点)."""
-        if key in self.pending and self.timeline.matching(effect.event or "", key):
+        if key in self.pending and self._matching(effect, key):
             return  # reported as set off by what just happened; it waits for its chain
-        found = self.timeline.matching(effect.event or "", key, self.window_start)
+        found = self._matching(effect, key, self.window_start)
         if not found:
-            earlier = self.timeline.matching(effect.event or "", key)
+            earlier = self._matching(effect, key)
             if earlier and effect.type == "trigger" and effect.optional and effect.wording == "when":
                 raise IllegalChainError(
                     f"「{key}」 misses the timing (卡时点, masterrule/133): its event is not the last thing "
@@ -390,6 +586,10 @@ class Duel(State):
                 code="missed_timing",
             )
 
+    def _matching(self, effect: Effect, key: str, since: int = 0) -> list:
+        """The events since index `since` that set this effect off."""
+        return self.timeline.matching(effect.event or "", key, since, effect.material, effect.event_from)
+
     def _pay_costs(self, card: Card, effect: Effect, player: str) -> None:
         with self.timeline.caused("cost", card.key, player):
             self._pay_each_cost(card, effect, player)
@@ -413,8 +613,22 @@ class Duel(State):
                 self.send_to_gy(str(cost["discard"]), "is discarded as a cost")
             elif "tribute" in cost:
                 self.send_to_gy(str(cost["tribute"]), "is tributed as a cost")
+            elif "detach" in cost:
+                self._detach(card, int(cost["detach"]))
             else:
                 raise EngineError(f"unknown cost {cost!r}")
+
+    def _detach(self, card: Card, count: int) -> None:
+        """An Xyz monster's materials detached as a cost: sent to the GY, not from the field."""
+        materials = self.materials_of(card.key)
+        if len(materials) < count:
+            raise IllegalActionError(
+                f"「{card.key}」 has {len(materials)} Xyz material(s), not the {count} to detach", code="cannot_pay"
+            )
+        for key in materials[:count]:
+            self.move(key, "gy", f"is detached from 「{card.key}」 as a cost")
+            self.record("detached", key)
+            self.record("sent_to_gy", key)
 
     def resolve_chain(self) -> None:
         """Resolve the chain last-in first-out, then what the resolution set off."""
@@ -437,6 +651,7 @@ class Duel(State):
             self.battle.closed.add(self.battle.timing)
         self._report_triggers(self._chain_start)
         self._close_damage_step()
+        self.end_summon_window()  # a chain in the window 特殊召唤之际 has resolved: the summon is done
         self.check_replay()
 
     def _report_triggers(self, since: int, keep: bool = False) -> None:
@@ -451,7 +666,7 @@ class Duel(State):
                     continue
                 if effect.zone == "gy" and card.zone != "gy":
                     continue  # an effect of a card in the GY is not set off while it is elsewhere
-                found = self.timeline.matching(effect.event, card.key, since)
+                found = self._matching(effect, card.key, since)
                 if not found:
                     continue
                 if effect.optional and effect.wording == "when" and not self.timeline.is_last(found[-1]):
@@ -576,9 +791,11 @@ class Duel(State):
         with self._recomputed(f"「{key}」 has moved: what applies is recomputed"):
             super().move(key, zone, reason, face_up)
 
-    def special_summon(self, key: str, position: str = "attack", controller: str | None = None) -> None:
+    def special_summon(
+        self, key: str, position: str = "attack", controller: str | None = None, slot: Slot | None = None
+    ) -> None:
         with self._recomputed(f"「{key}」 has arrived: what applies is recomputed"):
-            super().special_summon(key, position, controller)
+            super().special_summon(key, position, controller, slot)
 
     def flip_face_up(self, key: str) -> None:
         with self._recomputed(f"「{key}」 is face-up: what applies is recomputed"):
@@ -610,14 +827,14 @@ class Duel(State):
             if number and (effect.order == "sequential" or op.get("then")):
                 self.timeline.next_moment()
             name = next(n for n in OPERATIONS if n in op)
-            OPERATIONS[name](self, card, op, self._op_targets(name, op, card, targets), link)
+            OPERATIONS[name].run(self, card, op, self._op_targets(name, op, card, targets), link)
         self.destroyed_now = {}
 
     def _op_targets(self, name: str, op: dict, card: Card, targets: list[str]) -> list[str]:
         """The cards an operation acts on: `target:` names them (target, self,
         all_monsters, equipped, attacker, a class or a card); else the chosen
         targets, or the card itself for a monster's own effect."""
-        if name not in CARD_OPERATIONS:
+        if not OPERATIONS[name].on_cards:
             return []
         value = op[name]
         who = op.get("target") or (value if name != "modify" and isinstance(value, str) else "target")
@@ -688,27 +905,45 @@ class Duel(State):
         return {
             "lp": {name: p.lp for name, p in self.players.items()},
             "winner": self.winner,
-            "cards": {
-                key: {
-                    "zone": c.zone,
-                    "controller": c.controller,
-                    "face_up": c.face_up,
-                    "position": c.position,
-                    **(
-                        {"atk": self.atk(key), "def": self.defense(key), "level": stats.level(self, key)}
-                        if c.spec.kind == MONSTER
-                        else {}
-                    ),
-                }
-                for key, c in self.cards.items()
-            },
+            "cards": {key: self._card_state(c) for key, c in self.cards.items()},
             "missed": self.missed,
             "pending": self.pending,
             "hand": {name: self.hand_size(name) for name in self.players},
             "deck": {name: p.deck for name, p in self.players.items()},
+            "monsters": {name: self.field_monsters(name) for name in self.players},
             "replays": self.replays,
             "resolved": self.resolved,
             "turn": self.turn.number,
             "phase": self.turn.phase,
             "events": [event.as_dict() for event in self.timeline.events],
         }
+
+    def _card_state(self, card: Card) -> dict[str, Any]:
+        """Where a card is and, for a monster, its values; the Master Rule's zones
+        (an Extra Monster Zone, the face-up Extra Deck, an Xyz material) by name."""
+        zone = card.zone
+        if zone == "monster" and card.slot in ("emz_left", "emz_right"):
+            zone = "emz"
+        elif zone == "extra" and card.face_up:
+            zone = "extra_face_up"
+        found: dict[str, Any] = {
+            "zone": zone,
+            "controller": card.controller,
+            "face_up": card.face_up,
+            "position": card.position,
+        }
+        if card.spec.kind == MONSTER:
+            found |= {
+                "atk": self.atk(card.key),
+                "def": self.defense(card.key) if card.spec.frame != "link" else None,
+                "level": stats.level(self, card.key) if card.spec.has_level else None,
+            }
+        if card.slot is not None:
+            found["zone_number"] = card.slot
+        if card.spec.frame == "xyz" or self.materials_of(card.key):
+            found["materials"] = self.materials_of(card.key)
+        if card.zone == "monster":
+            found["linked"] = card.slot in self.linked_zones(card.controller)
+        if card.spec.revived_only_when_proper:
+            found["properly_summoned"] = card.properly_summoned
+        return found

@@ -27,3 +27,16 @@ def illegal(what: str, rule: str, code: str = "illegal") -> IllegalActionError:
 
 class IllegalChainError(IllegalActionError):
     """A chain link the rules refuse: too slow, or out of its timing."""
+
+
+class ScenarioError(OcgkbError):
+    """A scenario file that cannot be replayed: it names the file, the step and what is wrong."""
+
+    exit_code = 2  # a malformed file; a replay that ends otherwise than stated exits 1
+    http_status = 500  # the web replays only the curated scenarios: a malformed one is our fault
+
+
+class NoScenarios(ScenarioError):
+    """A folder with no scenario in it: nothing was checked, which is not a pass."""
+
+    exit_code = 1

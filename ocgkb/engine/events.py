@@ -19,7 +19,8 @@ from dataclasses import dataclass, field
 # What made an event happen: a card's effect, a cost, a battle, a player's own
 # action (a summon, an attack), or the rules themselves (an equip losing its
 # monster, a banished card coming back).
-CAUSES = ("effect", "cost", "battle", "action", "rule")
+# `material`: used as the material of a summon (Cause.material says which).
+CAUSES = ("effect", "cost", "battle", "action", "rule", "material")
 
 
 @dataclass(frozen=True)
@@ -27,6 +28,7 @@ class Cause:
     kind: str = "rule"  # one of CAUSES
     by: str | None = None  # the card whose effect or cost it was
     player: str | None = None  # the player who activated it, paid it or acted
+    material: str | None = None  # the summon a material was used for: synchro, link, fusion, ritual, xyz
 
 
 @dataclass(frozen=True)
@@ -39,7 +41,7 @@ class Event:
     cause: Cause = Cause()
 
     def as_dict(self) -> dict:
-        return {
+        found = {
             "event": self.name,
             "card": self.subject,
             "from": self.origin,
@@ -47,6 +49,9 @@ class Event:
             "by": self.cause.by,
             "player": self.cause.player,
         }
+        if self.cause.material:
+            found["material"] = self.cause.material
+        return found
 
 
 @dataclass
@@ -56,10 +61,12 @@ class Timeline:
     cause: Cause = Cause()  # what is making things happen now
 
     @contextlib.contextmanager
-    def caused(self, kind: str, by: str | None = None, player: str | None = None) -> Iterator[None]:
+    def caused(
+        self, kind: str, by: str | None = None, player: str | None = None, material: str | None = None
+    ) -> Iterator[None]:
         """Everything recorded inside happened by this cause (the innermost wins:
         an effect resolving during a player's action is the effect's doing)."""
-        outer, self.cause = self.cause, Cause(kind, by, player)
+        outer, self.cause = self.cause, Cause(kind, by, player, material)
         try:
             yield
         finally:
@@ -75,12 +82,22 @@ class Timeline:
         self.events.append(event)
         return event
 
-    def matching(self, event: str, key: str, since: int = 0) -> list[Event]:
+    def matching(
+        self, event: str, key: str, since: int = 0, material: str | None = None, origin: str | None = None
+    ) -> list[Event]:
         """The events since index `since` an effect waits for: `a|b` is either, and
-        `self_X` is X of this very card."""
+        `self_X` is X of this very card; `material`: used for that summon only;
+        `origin`: moved from that zone only (从场上送去墓地: monster)."""
         own = event.startswith("self_")
         names = event.removeprefix("self_").split("|")
-        return [e for e in self.events[since:] if e.name in names and (not own or e.subject == key)]
+        return [
+            e
+            for e in self.events[since:]
+            if e.name in names
+            and (not own or e.subject == key)
+            and (material is None or e.cause.material == material)
+            and (origin is None or e.origin == origin)
+        ]
 
     def is_last(self, event: Event) -> bool:
         """Whether nothing has happened since `event`: its moment is the latest."""

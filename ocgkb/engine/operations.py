@@ -1,9 +1,10 @@
-"""What effects do: one function per operation, found by its name.
+"""What effects do: one function per operation, registered once under its name
+(engine/verbs.py) with what it may carry besides `target` and `then` and whether it
+acts on cards; anything else is a malformed scenario (engine/cards.py checks).
 
 Each takes the duel, the card whose effect it is, the operation as written (`{destroy:
 target}`), the cards it acts on and the chain link resolving (None for a continuous
-effect). `FIELDS` says what each operation may carry besides `target` and `then`;
-anything else is a malformed scenario (engine/cards.py checks).
+effect).
 """
 
 from __future__ import annotations
@@ -11,15 +12,18 @@ from __future__ import annotations
 from collections.abc import Callable
 
 from . import stats
-from .cards import CARD_OPERATIONS, CLASSES, MONSTER, OPERATION_FIELDS
+from .cards import CLASSES, MONSTER
 from .errors import IllegalChainError
 from .modifiers import ACTIVATED, Modifier, resolve_amount
 from .state import Card, ChainLink, State
+from .verbs import OPERATIONS
 
 Operation = Callable[[State, Card, dict, list[str], "ChainLink | None"], None]
-__all__ = ["CARD_OPERATIONS", "CLASSES", "FIELDS", "OPERATIONS", "modify", "negate_effects_of"]
+__all__ = ["CLASSES", "OPERATIONS", "modify", "negate_effects_of"]
+register = OPERATIONS.register
 
 
+@register("modify", fields=("by", "set", "original", "until", "during"), on_cards=True)
 def _modify(duel: State, source: Card, op: dict, chosen: list[str], link: ChainLink | None) -> None:
     if link is None or source.spec.continuous:
         # A continuous change is not stored: stats.py finds it while its card applies.
@@ -73,6 +77,7 @@ def negate_effects_of(duel: State, key: str) -> None:
     duel.say(f"「{key}」's effects are negated (ATK {before} → {stats.atk(duel, key)})")
 
 
+@register("destroy", on_cards=True)
 def _destroy(duel: State, source: Card, op: dict, chosen: list[str], link: ChainLink | None) -> None:
     for key in chosen:
         destroyed = duel.card(key).on_field
@@ -93,12 +98,14 @@ def _not_destroyed(duel: State, key: str, what: str) -> bool:
     return False
 
 
+@register("banish", fields=("until",), on_cards=True)
 def _banish(duel: State, source: Card, op: dict, chosen: list[str], link: ChainLink | None) -> None:
     for key in chosen:
         if not _not_destroyed(duel, key, "banished"):
             duel.banish(key, f"is banished by 「{source.key}」", until=op.get("until"))
 
 
+@register("send_to_gy", on_cards=True)
 def _send_to_gy(duel: State, source: Card, op: dict, chosen: list[str], link: ChainLink | None) -> None:
     for key in chosen:
         if duel.card(key).spec.token:
@@ -107,18 +114,73 @@ def _send_to_gy(duel: State, source: Card, op: dict, chosen: list[str], link: Ch
             duel.send_to_gy(key, f"is sent to the GY by 「{source.key}」")
 
 
+@register("return_to_hand", on_cards=True)
 def _return_to_hand(duel: State, source: Card, op: dict, chosen: list[str], link: ChainLink | None) -> None:
     for key in chosen:
         duel.return_to_hand(key, f"is returned to the hand by 「{source.key}」")
 
 
+@register("special_summon", fields=("position", "to", "zone"), on_cards=True)
 def _special_summon(duel: State, source: Card, op: dict, chosen: list[str], link: ChainLink | None) -> None:
     for key in chosen:
+        card = duel.card(key)
+        if card.spec.revived_only_when_proper and not card.properly_summoned and not card.on_field:
+            duel.say(f"   「{key}」 was not properly summoned first: it cannot be special summoned (§3.2.1.3/3)")
+            continue
         # To its owner's field, or with `to: self` to the summoning player's.
-        controller = source.controller if op.get("to") == "self" else duel.card(key).owner
-        duel.special_summon(key, op.get("position", "attack"), controller=controller)
+        controller = source.controller if op.get("to") == "self" else card.owner
+        duel.special_summon(key, op.get("position", "attack"), controller=controller, slot=op.get("zone"))
 
 
+@register("fusion_summon", fields=("materials", "zone", "position"), on_cards=True)
+def _fusion_summon(duel: State, source: Card, op: dict, chosen: list[str], link: ChainLink | None) -> None:
+    for key in chosen:
+        duel.summon_by_effect("fusion", key, [str(m) for m in op.get("materials") or []], source.controller, op)
+
+
+@register("ritual_summon", fields=("tributes", "zone", "position"), on_cards=True)
+def _ritual_summon(duel: State, source: Card, op: dict, chosen: list[str], link: ChainLink | None) -> None:
+    for key in chosen:
+        duel.summon_by_effect("ritual", key, [str(m) for m in op.get("tributes") or []], source.controller, op)
+
+
+@register("negate_summon")
+def _negate_summon(duel: State, source: Card, op: dict, chosen: list[str], link: ChainLink | None) -> None:
+    """神之宣告 against a summon by the rules: it is negated and its monsters destroyed;
+    they were never on the field (masterrule/92), and what their materials would set
+    off once the summon succeeded is not set off (rulings/X素材/8, /13)."""
+    window = duel.summoning
+    if window is None or window.negated:
+        duel.say("   there is no summon under way to negate")
+        return
+    window.negated = True
+    for key in window.keys:
+        if duel.card(key).zone == "summoning":
+            materials = duel.materials_of(key)
+            duel.record("summon_negated", key)
+            duel.move(key, "gy", "is destroyed: its summon was negated (masterrule/92)")
+            duel.record("destroyed", key)
+            duel.record("sent_to_gy", key)
+            for material in materials:  # the Xyz materials go with it (rulings/X素材/10)
+                duel.move(material, "gy", f"(an Xyz material of 「{key}」) goes to the GY with it (rulings/X素材/10)")
+                duel.record("sent_to_gy", material)
+
+
+@register("attach", fields=("to",), on_cards=True)
+def _attach(duel: State, source: Card, op: dict, chosen: list[str], link: ChainLink | None) -> None:
+    """Cards become Xyz materials of the effect's own Xyz monster, or of `to:`."""
+    xyz = duel.card(str(op.get("to") or source.key))
+    if xyz.zone != "monster" or xyz.spec.frame != "xyz":
+        duel.say(f"   「{xyz.key}」 is not an Xyz monster on the field: nothing is attached")
+        return
+    for key in chosen:
+        if duel.card(key).spec.token:
+            duel.say(f"   「{key}」 is a token: it cannot be an Xyz material (rulings/衍生物/4)")
+        elif key != xyz.key:
+            duel.attach(key, xyz.key, f"becomes an Xyz material of 「{xyz.key}」")
+
+
+@register("token", fields=("position", "to"))
 def _token(duel: State, source: Card, op: dict, chosen: list[str], link: ChainLink | None) -> None:
     """A new token special summoned (`to: opponent` for the other player's field)."""
     controller = duel.opponent(source.controller) if op.get("to") == "opponent" else source.controller
@@ -126,19 +188,24 @@ def _token(duel: State, source: Card, op: dict, chosen: list[str], link: ChainLi
     duel.special_summon(key, op.get("position", "attack"), controller=controller)
 
 
+@register("take_control", fields=("until",), on_cards=True)
 def _take_control(duel: State, source: Card, op: dict, chosen: list[str], link: ChainLink | None) -> None:
     for key in chosen:
         duel.take_control(key, source.controller, op.get("until"))
 
 
+@register("flip_face_down", on_cards=True)
 def _flip_face_down(duel: State, source: Card, op: dict, chosen: list[str], link: ChainLink | None) -> None:
     for key in chosen:
         if duel.card(key).spec.token:
             duel.say(f"   「{key}」 is a token: it cannot be turned face-down (§4.3.3.10/5)")
+        elif duel.card(key).spec.frame == "link":
+            duel.say(f"   「{key}」 is a Link monster: it cannot be turned face-down (masterrule/172)")
         else:
             duel.flip_face_down(key)
 
 
+@register("negate_activation", fields=("set_again",))
 def _negate_activation(
     duel: State, source: Card, op: dict, chosen: list[str], link: ChainLink | None
 ) -> None:
@@ -150,6 +217,7 @@ def _negate_activation(
     duel.say(f"   the activation of 「{below.card}」 (link {below.number}) is negated{again}")
 
 
+@register("negate_effect")
 def _negate_effect(duel: State, source: Card, op: dict, chosen: list[str], link: ChainLink | None) -> None:
     below = _link_below(duel, link)
     below.effect_negated = True
@@ -157,6 +225,7 @@ def _negate_effect(duel: State, source: Card, op: dict, chosen: list[str], link:
     duel.say(f"   the effect of 「{below.card}」 (link {below.number}) is negated")
 
 
+@register("negate_effects", on_cards=True)
 def _negate_effects(duel: State, source: Card, op: dict, chosen: list[str], link: ChainLink | None) -> None:
     if op.get("target") in CLASSES:
         # A lock (王宫的敕命: spell effects on the field are negated) applies for as
@@ -179,14 +248,17 @@ def _each(verb: str) -> Operation:
     return apply
 
 
+@register("damage", fields=("to",))
 def _damage(duel: State, source: Card, op: dict, chosen: list[str], link: ChainLink | None) -> None:
     duel.damage(duel.players_named(op.get("to", "opponent"), source.controller), int(op["damage"]))
 
 
+@register("lose_lp", fields=("to",))
 def _lose_lp(duel: State, source: Card, op: dict, chosen: list[str], link: ChainLink | None) -> None:
     duel.lose_lp(duel.players_named(op.get("to", "opponent"), source.controller), int(op["lose_lp"]))
 
 
+@register("draw")
 def _draw(duel: State, source: Card, op: dict, chosen: list[str], link: ChainLink | None) -> None:
     duel.draw_cards(source.controller, int(op["draw"]))
 
@@ -199,23 +271,5 @@ def _link_below(duel: State, link: ChainLink | None) -> ChainLink:
     return below[0]
 
 
-OPERATIONS: dict[str, Operation] = {
-    "modify": _modify,
-    "destroy": _destroy,
-    "banish": _banish,
-    "send_to_gy": _send_to_gy,
-    "return_to_hand": _return_to_hand,
-    "special_summon": _special_summon,
-    "negate_activation": _negate_activation,
-    "negate_effect": _negate_effect,
-    "negate_effects": _negate_effects,
-    "flip_face_down": _flip_face_down,
-    "flip_face_up": _each("flip_face_up"),
-    "change_position": _each("change_position"),
-    "damage": _damage,
-    "lose_lp": _lose_lp,
-    "draw": _draw,
-    "token": _token,
-    "take_control": _take_control,
-}
-FIELDS = OPERATION_FIELDS
+register("flip_face_up", on_cards=True)(_each("flip_face_up"))
+register("change_position", on_cards=True)(_each("change_position"))

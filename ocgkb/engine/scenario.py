@@ -36,15 +36,19 @@ from typing import Any
 
 import yaml
 
-from ocgkb import OcgkbError, yamlio
+from ocgkb import yamlio
 from ocgkb.engine import Duel, EngineError, IllegalActionError
+from ocgkb.engine.actions import PLAYERS
+from ocgkb.engine.actions import count as _count
 from ocgkb.engine.cards import ScenarioCardError, parse_card
+from ocgkb.engine.errors import NoScenarios, ScenarioError
 from ocgkb.engine.events import CAUSES
-from ocgkb.engine.rules import DAMAGE_STEP, PHASES
+from ocgkb.engine.rules import PHASES
+from ocgkb.engine.verbs import ACTIONS
+from ocgkb.engine.zones import PENDULUM_ZONES, parse_slot
 from ocgkb.files import UnsafePathError, read_at_most
 
-ZONES = ("hand", "deck", "extra", "monsters", "spelltrap", "field", "gy", "banished")
-PLAYERS = ("A", "B")
+ZONES = ("hand", "deck", "extra", "extra_face_up", "monsters", "spelltrap", "field", "gy", "banished")
 MAX_BYTES = 256 * 1024  # the longest scenario is 3 KB
 MAX_DEPTH = 24
 MAX_NODES = 20_000  # after aliases are expanded
@@ -63,23 +67,25 @@ EXPECT_FIELDS = frozenset(
         "deck",
         "pending",
         "events",
+        "monsters",
     }
 )
-EVENT_FIELDS = frozenset({"event", "card", "from", "cause", "by", "player"})
-CARD_STATE = frozenset({"zone", "atk", "def", "level", "controller", "face_up", "position"})
-
-
-class ScenarioError(OcgkbError):
-    """A scenario file that cannot be replayed: it names the file, the step and what is wrong."""
-
-    exit_code = 2  # a malformed file; a replay that ends otherwise than stated exits 1
-    http_status = 500  # the web replays only the curated scenarios: a malformed one is our fault
-
-
-class NoScenarios(ScenarioError):
-    """A folder with no scenario in it: nothing was checked, which is not a pass."""
-
-    exit_code = 1
+EVENT_FIELDS = frozenset({"event", "card", "from", "cause", "by", "player", "material"})
+CARD_STATE = frozenset(
+    {
+        "zone",
+        "atk",
+        "def",
+        "level",
+        "controller",
+        "face_up",
+        "position",
+        "zone_number",
+        "materials",
+        "linked",
+        "properly_summoned",
+    }
+)
 
 
 @dataclass
@@ -299,7 +305,19 @@ def _check_start(scenario: Scenario) -> None:
 
 
 ENTRY_FIELDS = frozenset(
-    {"card", "face", "position", "owner", "summoned_this_turn", "set_this_turn", "attacked_this_turn"}
+    {
+        "card",
+        "face",
+        "position",
+        "owner",
+        "summoned_this_turn",
+        "set_this_turn",
+        "attacked_this_turn",
+        "zone",
+        "materials",
+        "pendulum",
+        "properly_summoned",
+    }
 )
 
 
@@ -316,9 +334,18 @@ def _check_entry(where: str, entry: Any) -> None:
         )
     if entry.get("owner", "A") not in PLAYERS:
         raise ScenarioError(f"{where}.{entry['card']}.owner: {entry['owner']!r} is not a player (A or B)")
-    for flag in ("summoned_this_turn", "set_this_turn", "attacked_this_turn"):
+    for flag in ("summoned_this_turn", "set_this_turn", "attacked_this_turn", "properly_summoned"):
         if not isinstance(entry.get(flag, False), bool):
             raise ScenarioError(f"{where}.{entry['card']}.{flag} must be true or false")
+    zone = where.rsplit(".", 1)[-1]
+    if "zone" in entry and (zone != "monsters" or parse_slot(entry["zone"]) is None):
+        raise ScenarioError(
+            f"{where}.{entry['card']}.zone: a monster's zone is 1–5, emz_left or emz_right, not {entry['zone']!r}"
+        )
+    if "materials" in entry and (zone != "monsters" or not isinstance(entry["materials"], list)):
+        raise ScenarioError(f"{where}.{entry['card']}.materials: a list of cards under a monster")
+    if "pendulum" in entry and (zone != "spelltrap" or entry["pendulum"] not in PENDULUM_ZONES):
+        raise ScenarioError(f"{where}.{entry['card']}.pendulum: left or right, in the spelltrap zone")
 
 
 def _check_expect(scenario: Scenario) -> None:
@@ -380,10 +407,6 @@ def check_expectation(path: Path, name: str, expect: dict) -> None:
             )
 
 
-def _count(value: Any) -> bool:
-    return type(value) is int and value >= 0
-
-
 # --- playing -----------------------------------------------------------------------
 
 
@@ -410,6 +433,7 @@ def replay(scenario: Scenario) -> Replay:
     mismatches: list[str] = []
     for number, action in enumerate(scenario.actions, 1):
         mismatches += _play_step(duel, action, f"{where}: step {number}", number)
+    duel.end_summon_window()  # nothing answered the last summon: it has succeeded
     state = duel.state()
     mismatches += _compare(scenario.expect, state)
     log = [f"{i:>3}. {line}" for i, line in enumerate(duel.log, 1)]
@@ -434,8 +458,10 @@ def _play_step(duel: Duel, action: Any, step: str, number: int) -> list[str]:
     verb = _check_action(action, step)
     refused = _refusal(action.get("expect_error"), step)
     try:
+        if verb not in ("activate", "resolve"):
+            duel.end_summon_window()  # any other action closes the window 特殊召唤之际
         with duel.timeline.caused("action", None, _actor(duel, action, verb)):
-            ACTIONS[verb](duel, action, step)
+            ACTIONS[verb].run(duel, action, step)
     except IllegalActionError as exc:
         if refused is None:
             # An action the rules refuse (a chain too slow, an attack that cannot
@@ -460,11 +486,12 @@ def _bare(action: Any) -> Any:
     """The verbs that take nothing can be written bare (`- resolve`), with `true`
     (`- {end_turn: true, expect_error: …}`) or with only `expect_error` under them
     (`- end_turn: {expect_error: …}`)."""
-    if isinstance(action, str) and action in BARE:
+    bare = [verb for verb in ACTIONS if ACTIONS[verb].bare]
+    if isinstance(action, str) and action in bare:
         return {action: None}
     if not isinstance(action, dict):
         return action
-    for verb in BARE:
+    for verb in bare:
         value = action.get(verb, False)
         if value is True:
             return {**action, verb: None}
@@ -489,16 +516,16 @@ def _refusal(value: Any, step: str) -> tuple[str, str] | None:
 
 def _check_action(action: Any, step: str) -> str:
     if not isinstance(action, dict):
-        raise ScenarioError(f"{step}: unknown action {action!r:.80} (known: {', '.join(ACTIONS)})")
+        raise ScenarioError(f"{step}: unknown action {action!r:.80} (known: {', '.join(sorted(ACTIONS))})")
     verbs = [k for k in action if k in ACTIONS]
     if not verbs:
-        raise ScenarioError(f"{step}: unknown action {action!r:.80} (known: {', '.join(ACTIONS)})")
+        raise ScenarioError(f"{step}: unknown action {action!r:.80} (known: {', '.join(sorted(ACTIONS))})")
     if len(verbs) > 1:
         raise ScenarioError(f"{step}: one action per step, not {' and '.join(verbs)}")
     verb = verbs[0]
-    extra = set(map(str, action)) - {verb, "expect_error"} - ACTION_FIELDS.get(verb, set())
+    extra = set(map(str, action)) - {verb, "expect_error"} - ACTIONS[verb].fields
     if extra:
-        takes = sorted(ACTION_FIELDS.get(verb, set()) | {"expect_error"})
+        takes = sorted(ACTIONS[verb].fields | {"expect_error"})
         raise ScenarioError(
             f"{step}: {verb} has no field {', '.join(sorted(extra))} (it takes {', '.join(takes)})"
         )
@@ -522,184 +549,38 @@ def _set_up(duel: Duel, start: dict[str, Any], where: str) -> None:
                 key, options = (entry, {}) if isinstance(entry, str) else (entry.get("card"), entry)
                 if key not in duel.specs:
                     raise ScenarioError(f"{where}: start: {player}'s {zone} names unknown card {key!r}")
-                card = duel.put(
-                    str(key),
-                    str(key),
-                    player,
-                    "monster" if zone == "monsters" else zone,
-                    face_up=options.get("face", "up") == "up",
-                    position=options.get("position", "attack"),
-                    owner=options.get("owner"),
-                )
-                # What already happened this turn, before the situation starts.
-                if options.get("summoned_this_turn") or options.get("set_this_turn"):
-                    card.placed_turn = duel.turn.number
-                card.attacked = bool(options.get("attacked_this_turn", False))
+                _place(duel, player, zone, str(key), options, where)
 
 
-def _card(duel: Duel, action: dict, name: str, step: str) -> str:
-    key = str(action[name])
-    if key not in duel.cards:
-        raise ScenarioError(f"{step}: unknown card {key!r}")
-    return key
-
-
-def _cards_named(duel: Duel, action: dict, field_name: str, step: str) -> list[str]:
-    """The card or cards an action's field names (one, or a list), each a card of the scenario."""
-    raw = action.get(field_name) or []
-    keys = [str(k) for k in (raw if isinstance(raw, list) else [raw])]
-    for key in keys:
-        if key not in duel.cards:
-            what = "target" if field_name == "target" else "tribute"
-            raise ScenarioError(f"{step}: the {what} {key!r} is not a card of this scenario")
-    return keys
-
-
-def _activate(duel: Duel, action: dict, step: str) -> None:
-    targets = _cards_named(duel, action, "target", step)
-    for t in targets:
-        if duel.cards[t].zone in ("hand", "deck"):
-            raise ScenarioError(f"{step}: the target {t!r} is not on the field or in a public zone")
-    effect = action.get("effect", 1)
-    if not _count(effect) or effect < 1:
-        raise ScenarioError(f"{step}: effect is the effect's number, 1 or more, not {effect!r}")
-    duel.activate(_card(duel, action, "activate", step), targets, effect - 1, action.get("player"))
-
-
-def _set(duel: Duel, action: dict, step: str) -> None:
-    key = _card(duel, action, "set", step)
-    if duel.cards[key].spec.kind == "monster":
-        duel.summon(key, "defense", face_up=False)
-    else:
-        duel.set_spell_trap(key)
-
-
-def _special_summon(duel: Duel, action: dict, step: str) -> None:
-    name = str(action["special_summon"])
-    spec = duel.specs.get(name)
-    duel.open_window()
-    if spec is not None and spec.token:
-        # A token is made as it is special summoned (one more each time).
-        player = str(action.get("player") or duel.turn_player)
-        duel.special_summon(duel.create_token(name, player), action.get("position", "attack"), player)
-    else:
-        duel.special_summon(
-            _card(duel, action, "special_summon", step),
-            action.get("position", "attack"),
-            action.get("player"),
-        )
-    duel.check_replay()
-
-
-def _tribute_summon(duel: Duel, action: dict, step: str) -> None:
-    tributes = _cards_named(duel, action, "tributes", step)
-    duel.tribute_summon(
-        _card(duel, action, "tribute_summon", step), tributes, action.get("position", "attack")
+def _place(duel: Duel, player: str, zone: str, key: str, options: dict, where: str) -> None:
+    """One card of the start: where it stands and what already happened to it."""
+    face_up = options.get("face", "up") == "up"
+    if zone in ("extra", "extra_face_up"):
+        face_up = zone == "extra_face_up"  # the Extra Deck is face-down but for Pendulum monsters
+    pendulum = options.get("pendulum")
+    card = duel.put(
+        key,
+        key,
+        player,
+        {"monsters": "monster", "extra_face_up": "extra"}.get(zone, zone),
+        face_up=face_up,
+        position=options.get("position", "attack"),
+        owner=options.get("owner"),
+        slot=PENDULUM_ZONES[pendulum] if pendulum else parse_slot(options.get("zone")),
     )
+    card.scale = pendulum is not None
+    # What already happened this turn, before the situation starts.
+    if options.get("summoned_this_turn") or options.get("set_this_turn"):
+        card.placed_turn = duel.turn.number
+    card.attacked = bool(options.get("attacked_this_turn", False))
+    if "properly_summoned" in options:
+        card.properly_summoned = bool(options["properly_summoned"])
+    for material in options.get("materials") or []:
+        if str(material) not in duel.specs:
+            raise ScenarioError(f"{where}: start: 「{key}」's materials name unknown card {material!r}")
+        duel.put(str(material), str(material), player, "material").attached_to = key
 
 
-def _attack(duel: Duel, action: dict, step: str) -> None:
-    target = action.get("target", "direct")
-    if target != "direct" and target not in duel.cards:
-        raise ScenarioError(f"{step}: the attack target {target!r} is not a card of this scenario")
-    duel.declare_attack(_card(duel, action, "attack", step), None if target == "direct" else str(target))
-
-
-def _retarget(duel: Duel, action: dict, step: str) -> None:
-    target = action["retarget"]
-    if target not in ("direct", None) and target not in duel.cards:
-        raise ScenarioError(f"{step}: the new target {target!r} is not a card of this scenario")
-    duel.retarget(None if target in ("direct", None) else str(target))
-
-
-def _damage_step(duel: Duel, action: dict, step: str) -> None:
-    timing = action.get("damage_step")
-    if timing is not None and timing not in DAMAGE_STEP:
-        raise ScenarioError(f"{step}: damage_step: {timing!r} is not a timing ({', '.join(DAMAGE_STEP)})")
-    duel.damage_step(timing)
-
-
-def _moved(verb: str) -> Callable[[Duel, dict, str], None]:
-    """An action that moves one card by a rule of its own (destroy, send to the GY, …)."""
-
-    def perform(duel: Duel, action: dict, step: str) -> None:
-        key = _card(duel, action, verb, step)
-        duel.open_window()
-        if verb == "destroy":
-            duel.destroy(key, action.get("reason", "is destroyed"))
-        else:
-            getattr(duel, verb)(key)
-        duel.check_replay()
-
-    return perform
-
-
-def _names(value: Any, duel: Duel, step: str) -> list[str]:
-    """A card or a list of cards of this scenario."""
-    names = [str(v) for v in (value if isinstance(value, list) else [value] if value else [])]
-    for name in names:
-        if name not in duel.cards:
-            raise ScenarioError(f"{step}: unknown card {name!r}")
-    return names
-
-
-def _damage(duel: Duel, action: dict, step: str) -> None:
-    spec = action["damage"]
-    if not isinstance(spec, dict):
-        raise ScenarioError(f"{step}: damage takes {{players: [A, B], amount: N}}, not {spec!r:.60}")
-    players = [str(p) for p in spec.get("players", [spec.get("player", "B")])]
-    if any(p not in PLAYERS for p in players) or not _count(spec.get("amount")):
-        raise ScenarioError(f"{step}: damage needs players A/B and an amount of 0 or more: {spec!r:.60}")
-    duel.open_window()
-    duel.damage(players, spec["amount"])
-
-
-def _draw(duel: Duel, action: dict, step: str) -> None:
-    if not _count(action["draw"]):
-        raise ScenarioError(f"{step}: draw takes a number of cards, 0 or more, not {action['draw']!r}")
-    duel.open_window()
-    duel.draw_cards(str(action.get("player", duel.turn_player)), action["draw"])
-
-
-ACTIONS: dict[str, Callable[[Duel, dict, str], None]] = {
-    "summon": lambda duel, a, step: duel.summon(_card(duel, a, "summon", step), a.get("position", "attack")),
-    "set": _set,
-    "tribute_summon": _tribute_summon,
-    "flip_summon": lambda duel, a, step: duel.flip_summon(_card(duel, a, "flip_summon", step)),
-    "change_position": lambda duel, a, step: duel.change_position_by_choice(
-        _card(duel, a, "change_position", step)
-    ),
-    "special_summon": _special_summon,
-    "activate": _activate,
-    "resolve": lambda duel, a, step: duel.resolve_chain(),
-    "attack": _attack,
-    "retarget": _retarget,
-    "stop_attack": lambda duel, a, step: duel.stop_attack(),
-    "damage_step": _damage_step,
-    "destroy": _moved("destroy"),
-    "send_to_gy": _moved("send_to_gy"),
-    "return_to_hand": _moved("return_to_hand"),
-    "flip_face_up": _moved("flip_face_up"),
-    "flip_face_down": _moved("flip_face_down"),
-    "negate_effects": lambda duel, a, step: duel.negate_effects_of(_card(duel, a, "negate_effects", step)),
-    "phase": lambda duel, a, step: duel.enter_phase(str(a["phase"]), _names(a.get("unpaid"), duel, step)),
-    "end_phase": lambda duel, a, step: duel.end_phase(),
-    "end_turn": lambda duel, a, step: duel.end_turn(),
-    "damage": _damage,
-    "draw": _draw,
-}
-# What each action may carry besides its own value and `expect_error`.
-ACTION_FIELDS: dict[str, set[str]] = {
-    "summon": {"position"},
-    "tribute_summon": {"tributes", "position"},
-    "special_summon": {"position", "player"},
-    "activate": {"target", "effect", "player"},
-    "attack": {"target"},
-    "destroy": {"reason"},
-    "draw": {"player"},
-    "phase": {"unpaid"},
-}
-BARE = ("resolve", "damage_step", "end_phase", "end_turn", "stop_attack")
 
 
 def _compare(expect: dict[str, Any], state: dict[str, Any]) -> list[str]:

@@ -16,11 +16,34 @@ from .cards import MONSTER, SPELL, TRAP, CardSpec, Effect
 from .errors import EngineError, IllegalActionError, illegal
 from .events import Event, Timeline
 from .modifiers import CONTINUOUS, Modifier
+from .zones import (
+    EXTRA_MONSTER_ZONES,
+    MAIN_ZONES,
+    SPELL_TRAP_ZONES,
+    Slot,
+    is_extra_monster_zone,
+    pointed,
+)
 
 FIELD_ZONES = ("monster", "spelltrap", "field")
 # "gone": a token that has left the field (it disappears, rulings/衍生物/3), or is not yet made.
-ZONES = ("hand", "deck", "extra", "monster", "spelltrap", "field", "gy", "banished", "gone")
-MONSTER_ZONES = 5
+# "material": an Xyz material, under its Xyz monster, not on the field (masterrule/16, /26).
+# "summoning": a monster summoned by the rules, in the window 特殊召唤之际: not yet on the
+# field (masterrule/60), its materials already used.
+ZONES = (
+    "hand",
+    "deck",
+    "extra",
+    "monster",
+    "spelltrap",
+    "field",
+    "gy",
+    "banished",
+    "gone",
+    "material",
+    "summoning",
+)
+MONSTER_ZONES = len(MAIN_ZONES)
 # Events that move a card: they record the zone it came from.
 MOVING_EVENTS = frozenset(
     {
@@ -36,7 +59,6 @@ MOVING_EVENTS = frozenset(
         "left_field",
     }
 )
-SPELL_TRAP_ZONES = 5
 
 
 @dataclass
@@ -70,6 +92,10 @@ class Card:
     chosen: list[tuple[str, str]] = field(
         default_factory=list
     )  # a continuous card's targets and their places
+    slot: Slot | None = None  # which zone of its row (engine/zones.py), on the field only
+    attached_to: str | None = None  # the Xyz monster it is a material of (zone "material")
+    properly_summoned: bool = False  # by its own procedure (苏生限制, §3.2.1.3)
+    scale: bool = False  # activated or placed as a Pendulum Scale (masterrule/19)
 
     @property
     def on_field(self) -> bool:
@@ -109,7 +135,21 @@ class Turn:
     player: str = "A"
     phase: str | None = None  # None: the situation does not say, so phases are not checked
     normal_summoned: set[str] = field(default_factory=set)  # players who used their normal summon
+    pendulum_summoned: set[str] = field(default_factory=set)  # players who pendulum summoned (masterrule/57)
     duel_turn: int | None = None  # the turn of the duel, when the situation says (the first has no battle)
+
+
+@dataclass
+class SummonWindow:
+    """A summon by the rules under way (特殊召唤之际, masterrule/60): its monsters are
+    announced and its materials used, the monsters are not yet on the field, and only
+    an effect that negates the summon may start a chain."""
+
+    kind: str  # synchro, xyz, link, pendulum
+    keys: list[str]
+    player: str
+    since: int  # the index of the first event of the summon, for the triggers it sets off
+    negated: bool = False
 
 
 @dataclass
@@ -140,6 +180,7 @@ class State:
         self.log: list[str] = []
         self.timeline = Timeline()
         self.battle: Attack | None = None
+        self.summoning: SummonWindow | None = None
         self.step = "main"
         self.winner: str | None = None  # "A", "B" or "draw"
         self.missed: list[str] = []  # trigger effects that missed their timing
@@ -178,21 +219,34 @@ class State:
         face_up: bool = True,
         position: str = "attack",
         owner: str | None = None,
+        slot: Slot | None = None,
     ) -> Card:
-        """Place a card at the start of a situation (`owner`: when another player owns it)."""
+        """Place a card at the start of a situation (`owner`: when another player owns
+        it; `slot`: the monster or spell & trap zone it stands in, else the leftmost free)."""
         if spec_name not in self.specs:
             raise EngineError(f"unknown card {spec_name!r}")
         if zone not in ZONES:
             raise EngineError(f"unknown zone {zone!r}")
         if self.specs[spec_name].token and zone not in ("monster", "gone"):
             raise EngineError(f"「{key}」 is a token: it exists only on the field (rulings/衍生物/3)")
-        card = Card(key, self.specs[spec_name], owner or player, player, zone, face_up, position)
+        card = Card(key, self.specs[spec_name], owner or player, player, "hand", face_up, position)
+        if zone == "monster":
+            if slot is not None and self.occupant(player, slot) is not None:
+                raise EngineError(f"{player}'s zone {slot} already holds 「{self.occupant(player, slot).key}」")
+            free = [n for n in MAIN_ZONES if self.occupant(player, n) is None]
+            if slot is None and not free:
+                raise EngineError(f"{player}'s Main Monster Zones are full (5 zones)")
+            card.slot = slot if slot is not None else free[0]
+        elif zone == "spelltrap":
+            card.slot = self.free_spell_trap_zone(player, slot if isinstance(slot, int) else None)
+        card.zone = zone
         self.cards[key] = card
         # A face-up card already on the field is already applying.
         if card.on_field and face_up:
             self.start_applying(card)
         if zone == "monster":
             self._apply_own_values(card)
+            card.properly_summoned = True  # on the field at the start: it came out as it should
         return card
 
     def card(self, key: str) -> Card:
@@ -245,14 +299,25 @@ class State:
 
     # --- places ---------------------------------------------------------------------
 
-    def to_monster_zone(self, key: str, position: str, face_up: bool, controller: str | None = None) -> Card:
+    def to_monster_zone(
+        self,
+        key: str,
+        position: str,
+        face_up: bool,
+        controller: str | None = None,
+        slot: Slot | None = None,
+    ) -> Card:
+        """A monster arrives in a monster zone: `slot` when the situation names one,
+        else the first the Master Rule lets it go to (zones.py, `choose_monster_slot`)."""
         card = self.card(key)
+        if card.spec.frame == "link" and (position != "attack" or not face_up):
+            raise illegal(
+                f"「{key}」 is a Link monster: it is always face-up in attack position", "masterrule/172", "link_position"
+            )
         if controller:
             card.controller = controller
-        if len(self.monsters(card.controller)) >= MONSTER_ZONES and card.zone != "monster":
-            raise illegal(
-                f"{card.controller}'s monster zones are full (5 zones)", "masterrule/18", "zones_full"
-            )
+        if card.zone != "monster":
+            card.slot = self.choose_monster_slot(card, card.controller, slot)
         card.came_from = card.zone
         if card.zone != "monster":
             card.used_effects = {}  # arriving on the field, it is a new card (§5.1/6)
@@ -265,37 +330,163 @@ class State:
         self._apply_own_values(card)
         return card
 
+    # --- the Master Rule's zones (engine/zones.py) ------------------------------------
+
+    def occupant(self, player: str, slot: Slot) -> Card | None:
+        """The card in a monster zone: one of `player`'s Main Monster Zones, or an Extra
+        Monster Zone (whoever controls it)."""
+        for card in self.cards.values():
+            if card.zone in ("monster", "summoning") and card.slot == slot:
+                if is_extra_monster_zone(slot) or card.controller == player:
+                    return card
+        return None
+
+    def linked_zones(self, player: str) -> set[Slot]:
+        """`player`'s Main Monster Zones a Link monster's arrow points to (连接区, masterrule/18),
+        whoever controls the Link monster, and the Extra Monster Zones their own Link
+        monsters point to."""
+        found: set[Slot] = set()
+        for card in self.cards.values():
+            if card.zone != "monster" or card.spec.frame != "link" or card.slot is None:
+                continue
+            for owner, slot in pointed(card.controller, card.slot, card.spec.arrows):
+                if owner == player or (owner is None and card.controller == player):
+                    found.add(slot)
+        return found
+
+    def extra_zone_of(self, player: str) -> Slot | None:
+        """The Extra Monster Zone `player` uses, if they have a monster in one."""
+        for card in self.cards.values():
+            if card.zone in ("monster", "summoning") and card.controller == player and is_extra_monster_zone(card.slot):
+                return card.slot
+        return None
+
+    def choose_monster_slot(self, card: Card, player: str, wanted: Slot | None) -> Slot:
+        """Where a monster may arrive (Master Rule 2020, masterrule/18, /51, /172): a
+        monster from the Extra Deck to any free Main Monster Zone or an Extra Monster
+        Zone, but a Link monster, or a Pendulum monster from the face-up Extra Deck, to
+        a Main Monster Zone only where a Link monster points; any other only to a Main
+        Monster Zone. Without `wanted`, the leftmost zone allowed."""
+        from_extra = card.zone == "extra"
+        linked_only = from_extra and (card.spec.frame == "link" or (card.face_up and card.spec.scale is not None))
+        linked = self.linked_zones(player) if linked_only else set()
+        if wanted is not None:
+            if is_extra_monster_zone(wanted):
+                self._check_extra_zone(card, player, wanted, from_extra)
+                return wanted
+            if self.occupant(player, wanted) is not None:
+                raise illegal(f"{player}'s Main Monster Zone {wanted} is taken", "masterrule/18", "zone_taken")
+            if linked_only and wanted not in linked:
+                raise illegal(
+                    f"「{card.key}」 comes from the Extra Deck to a Main Monster Zone only where a Link monster points; "
+                    f"{player}'s zone {wanted} is not linked",
+                    "masterrule/51",
+                    "zone_not_linked",
+                )
+            return wanted
+        free = [n for n in MAIN_ZONES if self.occupant(player, n) is None]
+        allowed = [n for n in free if not linked_only or n in linked]
+        if allowed:
+            return allowed[0]
+        if from_extra:
+            for slot in EXTRA_MONSTER_ZONES:
+                if self.occupant(player, slot) is None and self.extra_zone_of(player) in (None, slot):
+                    return slot
+        if free:
+            raise illegal(
+                f"「{card.key}」 comes from the Extra Deck to an Extra Monster Zone or a linked zone, and {player} has neither free",
+                "masterrule/51",
+                "zone_not_linked",
+            )
+        raise illegal(f"{player}'s monster zones are full (5 zones)", "masterrule/18", "zones_full")
+
+    def _check_extra_zone(self, card: Card, player: str, slot: Slot, from_extra: bool) -> None:
+        if not from_extra:
+            raise illegal(
+                f"「{card.key}」 does not come from the Extra Deck: it goes to a Main Monster Zone, not {slot}",
+                "masterrule/18",
+                "zone_not_allowed",
+            )
+        if self.occupant(player, slot) is not None:
+            raise illegal(f"the Extra Monster Zone {slot} is taken", "masterrule/18", "zone_taken")
+        used = self.extra_zone_of(player)
+        # The other one only while the player's own Link monster points to it (exlink, masterrule/18).
+        if used not in (None, slot) and slot not in self.linked_zones(player):
+            raise illegal(
+                f"{player} already uses the Extra Monster Zone {used}: a player uses one of the two",
+                "masterrule/18",
+                "emz_in_use",
+            )
+
+    def free_spell_trap_zone(self, player: str, wanted: int | None = None) -> int:
+        """A Spell & Trap Zone for a card arriving there: `wanted`, or the leftmost free."""
+        taken = {c.slot for c in self.cards.values() if c.zone == "spelltrap" and c.controller == player}
+        if wanted is not None:
+            if wanted in taken:
+                raise illegal(f"{player}'s Spell & Trap Zone {wanted} is taken", "masterrule/18", "zone_taken")
+            return wanted
+        free = [n for n in SPELL_TRAP_ZONES if n not in taken]
+        if not free:
+            raise illegal(f"{player}'s spell & trap zones are full", "tournament/137", "zones_full")
+        return free[0]
+
+    def materials_of(self, key: str) -> list[str]:
+        """The Xyz materials under a monster, in the order they were attached."""
+        return [c.key for c in self.cards.values() if c.zone == "material" and c.attached_to == key]
+
+    def field_monsters(self, player: str) -> int:
+        """How many monsters `player` has on the field (an Xyz material is none, masterrule/61)."""
+        return len(self.monsters(player))
+
     def _apply_own_values(self, card: Card) -> None:
         # A 「?」 monster's own ability decides its original value (隆隆隆石人-黄金形态).
         for stat, value in (("atk", card.spec.own_atk), ("def", card.spec.own_def)):
             if value is not None:
                 card.modifiers.append(Modifier(stat, "original", CONTINUOUS, card.key, -1, fixed=value))
 
-    def special_summon(self, key: str, position: str = "attack", controller: str | None = None) -> None:
-        card = self.to_monster_zone(key, position, True, controller)
+    def special_summon(
+        self, key: str, position: str = "attack", controller: str | None = None, slot: Slot | None = None
+    ) -> None:
+        card = self.to_monster_zone(key, position, True, controller, slot)
         self.say(f"「{key}」 is special summoned to {card.controller}'s field ({position})")
         self.record("special_summoned", key)
 
     def move(self, key: str, zone: str, reason: str, face_up: bool | None = None) -> None:
         """The one way a card changes place. Leaving the field: its continuous effects
         stop applying, what was applied to it is gone (§4.3.3.6), an equip card it
-        held is sent to the GY, and `left_field` is recorded."""
+        held is sent to the GY, its Xyz materials go to the GY, and `left_field` is
+        recorded. A Pendulum monster that would go from the field to the GY goes
+        face-up to the Extra Deck instead (§3.2.1.5/4)."""
         if zone not in ZONES:
             raise EngineError(f"unknown zone {zone!r}")
         card = self.card(key)
-        was_on_field, card.came_from = card.on_field, card.zone
+        was_on_field, origin = card.on_field, card.zone
         if card.spec.token and zone not in FIELD_ZONES:
             zone, reason = "gone", reason + ": a token leaving the field disappears (rulings/衍生物/3)"
+        if zone == "gy" and was_on_field and card.spec.scale is not None:
+            zone, face_up = "extra", True
+            reason += ": a Pendulum monster goes face-up to the Extra Deck instead of the GY (§3.2.1.5/4)"
         if zone != card.zone:
             card.used_effects = {}
-        card.zone = zone
+        if zone == "monster" and origin != "monster":
+            card.slot = self.choose_monster_slot(card, card.owner, None)
+        elif zone == "spelltrap" and origin != "spelltrap":
+            card.slot = self.free_spell_trap_zone(card.owner)
+        elif zone not in FIELD_ZONES:
+            card.slot, card.scale = None, False
+        if zone in ("hand", "deck", "extra"):
+            card.properly_summoned = False  # back where it started: a new card (苏生限制)
+        card.came_from, card.zone, card.attached_to = origin, zone, None
         card.face_up = face_up if face_up is not None else (zone != "banished" or card.face_up)
         card.modifiers, card.effects_negated, card.equipped_to, card.chosen = [], False, None, []
         card.controller, card.control_returns_to = card.owner, None
         self.say(f"「{key}」 {reason}")
         if was_on_field and not card.on_field:
-            self.record("left_field", key)
+            if zone != "material":  # becoming an Xyz material is not leaving the field (masterrule/26)
+                self.record("left_field", key)
             self._leave_field(card)
+            if zone == "extra":
+                self.record("to_extra_face_up", key)
         elif card.on_field and not was_on_field and card.face_up and card.spec.kind == MONSTER:
             self.start_applying(card)
             self._apply_own_values(card)
@@ -305,6 +496,20 @@ class State:
         if was_applying:
             self._lift_locks_of(card)
         self._lose_equips(card, "left the field")
+        self._lose_materials(card)
+
+    def _lose_materials(self, card: Card) -> None:
+        """An Xyz monster leaving the field: its materials go to the GY, not from the
+        field (masterrule/16, /29: a Pendulum material goes to the GY too)."""
+        for key in self.materials_of(card.key):
+            self.move(key, "gy", f"(an Xyz material of 「{card.key}」) goes to the GY")
+            self.record("sent_to_gy", key)
+
+    def attach(self, key: str, xyz: str, reason: str) -> None:
+        """A card becomes an Xyz material under `xyz`: not on the field any more."""
+        self.move(key, "material", reason, face_up=True)
+        self.card(key).attached_to = xyz
+        self.record("attached", key)
 
     def _lose_equips(self, card: Card, why: str) -> None:
         """An equip card whose monster leaves or is turned face-down is destroyed by
@@ -329,7 +534,7 @@ class State:
             raise IllegalActionError(f"「{key}」 is not on the field and cannot be destroyed")
         self.move(key, "gy", reason)
         self.record("destroyed", key)
-        if not card.spec.token:  # a token is never sent to the GY (§4.2.2.3/6)
+        if card.zone == "gy":  # a token is never sent to the GY (§4.2.2.3/6), a Pendulum monster goes to the Extra Deck
             self.record("sent_to_gy", key)
 
     def send_to_gy(self, key: str, reason: str = "is sent to the GY") -> None:
@@ -340,7 +545,8 @@ class State:
                 f"illegal: 「{key}」 is a token: it cannot be sent to the GY (§4.2.2.3/6)", code="token"
             )
         self.move(key, "gy", reason)
-        self.record("sent_to_gy", key)
+        if self.card(key).zone == "gy":
+            self.record("sent_to_gy", key)
 
     def tribute(self, key: str, reason: str = "is tributed") -> None:
         """Tributed: sent from the field to the GY (§3.2.2.1.1.1/1); a token is not,
@@ -371,6 +577,8 @@ class State:
 
     def flip_face_down(self, key: str) -> None:
         card = self.card(key)
+        if card.spec.frame == "link":
+            raise illegal(f"「{key}」 is a Link monster and cannot be turned face-down", "masterrule/172", "link_position")
         if card.spec.token:
             raise IllegalActionError(
                 f"illegal: 「{key}」 is a token and cannot be turned face-down (§4.3.3.10/5)", code="token"
@@ -418,10 +626,11 @@ class State:
         if card.zone != "monster" or card.controller == player:
             self.say(f"   「{key}」 is not a monster the other player controls: its control does not change")
             return
-        if len(self.monsters(player)) >= MONSTER_ZONES:
+        free = [n for n in MAIN_ZONES if self.occupant(player, n) is None]
+        if not free:
             self.destroy(key, f"is destroyed: {player}'s monster zones are full (§4.3.3.4.7/3)")
             return
-        previous, card.controller = card.controller, player
+        previous, card.controller, card.slot = card.controller, player, free[0]
         card.control_returns_to = previous if until == "end_phase" else None
         self.say(
             f"   {player} takes control of 「{key}」 (owner {card.owner})"
@@ -443,6 +652,9 @@ class State:
         face-down defense monster becomes face-up attack (002's list under
         『表示形式变更』), which also turns it face-up."""
         card = self.card(key)
+        if card.spec.frame == "link":
+            self.say(f"「{key}」 is a Link monster: it stays in attack position (masterrule/172)")
+            return
         card.position = "defense" if card.position == "attack" else "attack"
         card.position_changed_turn = self.turn.number
         self.say(f"「{key}」 changes to {card.position} position")
@@ -463,7 +675,7 @@ class State:
 
     def require_room(self, player: str, zone: str) -> None:
         used = sum(1 for c in self.cards.values() if c.zone == zone and c.controller == player)
-        if zone == "spelltrap" and used >= SPELL_TRAP_ZONES:
+        if zone == "spelltrap" and used >= len(SPELL_TRAP_ZONES):
             # A spell is placed in the zone to be activated, so five cards there stop it too.
             raise illegal(
                 f"{player}'s spell & trap zones are full: no spell or trap can be placed there to be activated or set",
