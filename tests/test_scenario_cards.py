@@ -19,8 +19,16 @@ SCENARIOS = sorted((KB / "scenarios").glob("*.yaml"))
 KINDS = {"monster": "Monster", "spell": "Spell", "trap": "Trap"}
 STATS = (("atk", "atk"), ("def", "def_"), ("level", "level"), ("rank", "rank"))
 # The card data's arrows (as drawn) in the scenario format's words.
-ARROW_WORDS = {"↖": "top-left", "⬆": "top", "↗": "top-right", "⬅": "left", "➡": "right",
-               "↙": "bottom-left", "⬇": "bottom", "↘": "bottom-right"}
+ARROW_WORDS = {
+    "↖": "top-left",
+    "⬆": "top",
+    "↗": "top-right",
+    "⬅": "left",
+    "➡": "right",
+    "↙": "bottom-left",
+    "⬇": "bottom",
+    "↘": "bottom-right",
+}
 FRAMES = ("Ritual", "Fusion", "Synchro", "Xyz", "Link")
 
 
@@ -115,8 +123,15 @@ def test_a_wrong_atk_is_caught():
 
 def test_a_wrong_master_rule_field_is_caught():
     """A real Link monster's arrows, an Xyz monster's rank and a frame left unsaid."""
-    assert problems_of("弹鼓龙", {"kind": "monster", "frame": "link", "link": 3, "arrows": ["left", "bottom", "right"]}) == []
-    assert problems_of("弹鼓龙", {"kind": "monster", "frame": "link", "link": 2, "arrows": ["left", "bottom"]})
+    assert (
+        problems_of(
+            "弹鼓龙", {"kind": "monster", "frame": "link", "link": 3, "arrows": ["left", "bottom", "right"]}
+        )
+        == []
+    )
+    assert problems_of(
+        "弹鼓龙", {"kind": "monster", "frame": "link", "link": 2, "arrows": ["left", "bottom"]}
+    )
     assert problems_of("弹鼓龙", {"kind": "monster", "atk": 1000})  # a Link monster must say its frame
     assert problems_of("威风妖怪·蛤蟆", {"kind": "monster", "pendulum": {"scale": 4}})
 

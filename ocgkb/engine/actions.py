@@ -50,8 +50,12 @@ def _cards_named(duel: Duel, action: dict, field_name: str, step: str) -> list[s
 def _activate(duel: Duel, action: dict, step: str) -> None:
     if "as" in action or "pendulum" in action:
         if action.get("as") != "pendulum_scale" or action.get("pendulum") not in PENDULUM_ZONES:
-            raise ScenarioError(f"{step}: a Pendulum Scale is activated with `as: pendulum_scale` and `pendulum: left|right`")
-        duel.activate_scale(_card(duel, action, "activate", step), str(action["pendulum"]), action.get("player"))
+            raise ScenarioError(
+                f"{step}: a Pendulum Scale is activated with `as: pendulum_scale` and `pendulum: left|right`"
+            )
+        duel.activate_scale(
+            _card(duel, action, "activate", step), str(action["pendulum"]), action.get("player")
+        )
         return
     targets = _cards_named(duel, action, "target", step)
     for t in targets:
@@ -92,7 +96,10 @@ def _special_summon(duel: Duel, action: dict, step: str) -> None:
 def _tribute_summon(duel: Duel, action: dict, step: str) -> None:
     tributes = _cards_named(duel, action, "tributes", step)
     duel.tribute_summon(
-        _card(duel, action, "tribute_summon", step), tributes, action.get("position", "attack"), _zone(action, step)
+        _card(duel, action, "tribute_summon", step),
+        tributes,
+        action.get("position", "attack"),
+        _zone(action, step),
     )
 
 
@@ -194,7 +201,9 @@ def _zone(action: dict, step: str, main_only: bool = False) -> Slot | None:
         return None
     slot = parse_slot(action["zone"])
     if slot is None or (main_only and not isinstance(slot, int)):
-        raise ScenarioError(f"{step}: zone is a Main Monster Zone 1–5 or emz_left|emz_right, not {action['zone']!r}")
+        raise ScenarioError(
+            f"{step}: zone is a Main Monster Zone 1–5 or emz_left|emz_right, not {action['zone']!r}"
+        )
     return slot
 
 
@@ -204,7 +213,9 @@ def _by_rule(kind: str) -> Callable[[Duel, dict, str], None]:
     def perform(duel: Duel, action: dict, step: str) -> None:
         key = _card(duel, action, f"{kind}_summon", step)
         materials = _cards_named(duel, action, "materials", step)
-        duel.summon_by_rule(kind, key, materials, action.get("position", "attack"), _zone(action, step), action.get("player"))
+        duel.summon_by_rule(
+            kind, key, materials, action.get("position", "attack"), _zone(action, step), action.get("player")
+        )
 
     return perform
 
@@ -217,6 +228,8 @@ for _kind in ("synchro", "xyz", "link"):
 def _pendulum_summon(duel: Duel, action: dict, step: str) -> None:
     keys = _names(action["pendulum_summon"], duel, step)
     zones = action.get("zones") or {}
-    if not isinstance(zones, dict) or any(str(k) not in keys or parse_slot(v) is None for k, v in zones.items()):
+    if not isinstance(zones, dict) or any(
+        str(k) not in keys or parse_slot(v) is None for k, v in zones.items()
+    ):
         raise ScenarioError(f"{step}: zones maps each summoned card to its zone (1–5, emz_left, emz_right)")
     duel.pendulum_summon(keys, {str(k): parse_slot(v) for k, v in zones.items()}, action.get("player"))

@@ -281,7 +281,9 @@ def _master_rule_fields(name: str, kind: str, data: dict, has_effects: bool) -> 
     said = [f for f in ("frame", "tuner", "rank", "link", "arrows", "pendulum", "materials") if f in data]
     if kind != MONSTER:
         if said or "summon_condition" in data:
-            raise ScenarioCardError(f"card {name!r}: {', '.join(said or ['summon_condition'])} is for a monster")
+            raise ScenarioCardError(
+                f"card {name!r}: {', '.join(said or ['summon_condition'])} is for a monster"
+            )
         return {}
     frame = data.get("frame", "effect" if has_effects else "normal")
     if frame not in FRAMES:
@@ -319,15 +321,23 @@ def _link_fields(name: str, data: dict) -> dict[str, Any]:
     """A Link monster's rating and arrows; it has no DEF and no level (masterrule 【连接怪兽】)."""
     for absent in ("def", "level"):
         if data.get(absent) is not None:
-            raise ScenarioCardError(f"card {name!r}: a Link monster has no {absent.upper() if absent == 'def' else absent}")
+            raise ScenarioCardError(
+                f"card {name!r}: a Link monster has no {absent.upper() if absent == 'def' else absent}"
+            )
     rating = _stat(name, "link", data.get("link"), 1, 8, required=True)
     arrows = data.get("arrows")
-    if not isinstance(arrows, list) or any(a not in ARROWS for a in arrows) or len(set(arrows)) != len(arrows):
+    if (
+        not isinstance(arrows, list)
+        or any(a not in ARROWS for a in arrows)
+        or len(set(arrows)) != len(arrows)
+    ):
         raise ScenarioCardError(
             f"card {name!r}: arrows is a list of different arrows among {', '.join(ARROWS)}, not {arrows!r}"
         )
     if len(arrows) != rating:
-        raise ScenarioCardError(f"card {name!r}: a link-{rating} monster has {rating} arrows, not {len(arrows)}")
+        raise ScenarioCardError(
+            f"card {name!r}: a link-{rating} monster has {rating} arrows, not {len(arrows)}"
+        )
     return {"link": rating, "arrows": tuple(arrows)}
 
 
@@ -335,7 +345,9 @@ def _stat(name: str, what: str, value: Any, low: int, high: int, required: bool 
     if value is None and not required:
         return None
     if type(value) is not int or not low <= value <= high:
-        raise ScenarioCardError(f"card {name!r}: {what} is a whole number from {low} to {high}, not {value!r}")
+        raise ScenarioCardError(
+            f"card {name!r}: {what} is a whole number from {low} to {high}, not {value!r}"
+        )
     return value
 
 

@@ -257,7 +257,9 @@ class Duel(State):
         summons.check_summoned(self, card, kind)
         if kind == "link" and position != "attack":
             raise rules.illegal(
-                f"「{key}」 is a Link monster: it is always in attack position", "masterrule/172", "link_position"
+                f"「{key}」 is a Link monster: it is always in attack position",
+                "masterrule/172",
+                "link_position",
             )
         summons.check_materials(self, card, kind, materials, player)
         chosen = self._slot_without(materials, card, player, slot)
@@ -286,7 +288,9 @@ class Duel(State):
                 self.card(key).zone = zone
         self.turn.pendulum_summoned.add(player)
         self.open_window()
-        self._announce(SummonWindow("pendulum", list(keys), player, len(self.timeline.events)), chosen, "attack")
+        self._announce(
+            SummonWindow("pendulum", list(keys), player, len(self.timeline.events)), chosen, "attack"
+        )
 
     def _require_own_main_phase(self, player: str, rule: str) -> None:
         """A summon by the rules is made by the turn player in a main phase, no chain open."""
@@ -295,7 +299,9 @@ class Duel(State):
         if player != self.turn_player:
             raise rules.illegal(f"{player} summons only in their own main phase", rule, "not_your_turn")
         if self.turn.phase is not None and self.turn.phase not in rules.MAIN_PHASES:
-            raise rules.illegal(f"a summon is made in a main phase, not the {self.turn.phase} phase", rule, "wrong_phase")
+            raise rules.illegal(
+                f"a summon is made in a main phase, not the {self.turn.phase} phase", rule, "wrong_phase"
+            )
 
     def _slot_without(self, materials: list[str], card: Card, player: str, slot: Slot | None) -> Slot:
         """The zone the monster will take once its materials have left theirs."""
@@ -382,16 +388,22 @@ class Duel(State):
             raise EngineError(f"pendulum is left or right, not {side!r}")
         self.end_summon_window()
         if self.chain:
-            raise IllegalChainError(f"「{key}」 is activated as a spell, speed 1: it cannot be chained", code="spell_speed")
+            raise IllegalChainError(
+                f"「{key}」 is activated as a spell, speed 1: it cannot be chained", code="spell_speed"
+            )
         scale_card = Effect(type="spell-trap", speed=1)
         self._require_own_main_phase(player, "masterrule/19")
         slot = self.free_spell_trap_zone(player, PENDULUM_ZONES[side])
         self._chain_start = len(self.timeline.events)
-        self.move(key, "spelltrap", f"is placed in {player}'s {side} Pendulum Zone (Spell & Trap Zone {slot})")
+        self.move(
+            key, "spelltrap", f"is placed in {player}'s {side} Pendulum Zone (Spell & Trap Zone {slot})"
+        )
         card.slot, card.scale, card.controller = slot, True, player
         link = ChainLink(len(self.chain) + 1, key, scale_card, player, 1)
         self.chain.append(link)
-        self.say(f"chain link {link.number}: {player} activates 「{key}」 as a Pendulum Scale (spell speed 1)")
+        self.say(
+            f"chain link {link.number}: {player} activates 「{key}」 as a Pendulum Scale (spell speed 1)"
+        )
         self.record("activated", key)
         return link
 
@@ -476,7 +488,8 @@ class Duel(State):
         anything else closes it first (the summon succeeds). Outside it, an effect that
         negates a summon has nothing to negate (masterrule/60, /62)."""
         negates = any("negate_summon" in op for op in effect.ops)
-        if negates and (self.summoning is None or self.summoning.negated):
+        # Only the chain's first link answers the summon; a later one answers an activation (rulings/时点/17).
+        if negates and (self.summoning is None or self.summoning.negated or self.chain):
             raise rules.illegal(
                 "no summon is under way: the window 特殊召唤之际 in which a summon can be negated has passed",
                 "masterrule/60, masterrule/62",
@@ -495,7 +508,9 @@ class Duel(State):
             for kind in ("fusion", "ritual"):
                 name = op.get(f"{kind}_summon")
                 if name is not None and str(name) in self.cards:
-                    materials = [str(m) for m in op.get("materials" if kind == "fusion" else "tributes") or []]
+                    materials = [
+                        str(m) for m in op.get("materials" if kind == "fusion" else "tributes") or []
+                    ]
                     summons.check_summoned(self, self.card(str(name)), kind)
                     summons.check_materials(self, self.card(str(name)), kind, materials, player)
 
@@ -623,7 +638,8 @@ class Duel(State):
         materials = self.materials_of(card.key)
         if len(materials) < count:
             raise IllegalActionError(
-                f"「{card.key}」 has {len(materials)} Xyz material(s), not the {count} to detach", code="cannot_pay"
+                f"「{card.key}」 has {len(materials)} Xyz material(s), not the {count} to detach",
+                code="cannot_pay",
             )
         for key in materials[:count]:
             self.move(key, "gy", f"is detached from 「{card.key}」 as a cost")
@@ -692,6 +708,15 @@ class Duel(State):
                 self.set_again(card.key)
             elif card.spec.kind != MONSTER and card.on_field:
                 self._aftermath(card, "is sent to the GY (its activation was negated)")
+            elif card.scale and card.on_field:
+                # Not sent from the field: it goes to the GY like any other card (§3.2.1.5/6).
+                self.move(
+                    card.key,
+                    "gy",
+                    "is sent to the GY: its activation as a Pendulum Scale was negated (§3.2.1.5/6)",
+                    from_field=False,
+                )
+                self.record("sent_to_gy", card.key, aftermath=True)
             return
         if (
             card.spec.kind != MONSTER
@@ -787,9 +812,11 @@ class Duel(State):
         if self._watching == 0:
             self._report_values(before, why)
 
-    def move(self, key: str, zone: str, reason: str, face_up: bool | None = None) -> None:
+    def move(
+        self, key: str, zone: str, reason: str, face_up: bool | None = None, from_field: bool = True
+    ) -> None:
         with self._recomputed(f"「{key}」 has moved: what applies is recomputed"):
-            super().move(key, zone, reason, face_up)
+            super().move(key, zone, reason, face_up, from_field)
 
     def special_summon(
         self, key: str, position: str = "attack", controller: str | None = None, slot: Slot | None = None

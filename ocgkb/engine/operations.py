@@ -125,7 +125,9 @@ def _special_summon(duel: State, source: Card, op: dict, chosen: list[str], link
     for key in chosen:
         card = duel.card(key)
         if card.spec.revived_only_when_proper and not card.properly_summoned and not card.on_field:
-            duel.say(f"   「{key}」 was not properly summoned first: it cannot be special summoned (§3.2.1.3/3)")
+            duel.say(
+                f"   「{key}」 was not properly summoned first: it cannot be special summoned (§3.2.1.3/3)"
+            )
             continue
         # To its owner's field, or with `to: self` to the summoning player's.
         controller = source.controller if op.get("to") == "self" else card.owner
@@ -135,13 +137,17 @@ def _special_summon(duel: State, source: Card, op: dict, chosen: list[str], link
 @register("fusion_summon", fields=("materials", "zone", "position"), on_cards=True)
 def _fusion_summon(duel: State, source: Card, op: dict, chosen: list[str], link: ChainLink | None) -> None:
     for key in chosen:
-        duel.summon_by_effect("fusion", key, [str(m) for m in op.get("materials") or []], source.controller, op)
+        duel.summon_by_effect(
+            "fusion", key, [str(m) for m in op.get("materials") or []], source.controller, op
+        )
 
 
 @register("ritual_summon", fields=("tributes", "zone", "position"), on_cards=True)
 def _ritual_summon(duel: State, source: Card, op: dict, chosen: list[str], link: ChainLink | None) -> None:
     for key in chosen:
-        duel.summon_by_effect("ritual", key, [str(m) for m in op.get("tributes") or []], source.controller, op)
+        duel.summon_by_effect(
+            "ritual", key, [str(m) for m in op.get("tributes") or []], source.controller, op
+        )
 
 
 @register("negate_summon")
@@ -162,7 +168,11 @@ def _negate_summon(duel: State, source: Card, op: dict, chosen: list[str], link:
             duel.record("destroyed", key)
             duel.record("sent_to_gy", key)
             for material in materials:  # the Xyz materials go with it (rulings/X素材/10)
-                duel.move(material, "gy", f"(an Xyz material of 「{key}」) goes to the GY with it (rulings/X素材/10)")
+                duel.move(
+                    material,
+                    "gy",
+                    f"(an Xyz material of 「{key}」) goes to the GY with it (rulings/X素材/10)",
+                )
                 duel.record("sent_to_gy", material)
 
 

@@ -135,7 +135,11 @@ def check_position_change(duel: State, card: Card) -> None:
     set or flip summoned, nor after it declared an attack."""
     rule = "rulings/玩家意志变更表示形式"
     if card.spec.frame == "link":
-        raise illegal(f"「{card.key}」 is a Link monster: it is always in attack position", "masterrule/172", "link_position")
+        raise illegal(
+            f"「{card.key}」 is a Link monster: it is always in attack position",
+            "masterrule/172",
+            "link_position",
+        )
     if card.zone != "monster" or not card.face_up:
         raise illegal(
             f"「{card.key}」 is not a face-up monster (a face-down one is flip summoned)", f"{rule}/1"

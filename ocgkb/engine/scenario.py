@@ -581,8 +581,6 @@ def _place(duel: Duel, player: str, zone: str, key: str, options: dict, where: s
         duel.put(str(material), str(material), player, "material").attached_to = key
 
 
-
-
 def _compare(expect: dict[str, Any], state: dict[str, Any]) -> list[str]:
     """Where the final state differs from what the text states."""
     out = []

@@ -232,7 +232,9 @@ class State:
         card = Card(key, self.specs[spec_name], owner or player, player, "hand", face_up, position)
         if zone == "monster":
             if slot is not None and self.occupant(player, slot) is not None:
-                raise EngineError(f"{player}'s zone {slot} already holds 「{self.occupant(player, slot).key}」")
+                raise EngineError(
+                    f"{player}'s zone {slot} already holds 「{self.occupant(player, slot).key}」"
+                )
             free = [n for n in MAIN_ZONES if self.occupant(player, n) is None]
             if slot is None and not free:
                 raise EngineError(f"{player}'s Main Monster Zones are full (5 zones)")
@@ -312,7 +314,9 @@ class State:
         card = self.card(key)
         if card.spec.frame == "link" and (position != "attack" or not face_up):
             raise illegal(
-                f"「{key}」 is a Link monster: it is always face-up in attack position", "masterrule/172", "link_position"
+                f"「{key}」 is a Link monster: it is always face-up in attack position",
+                "masterrule/172",
+                "link_position",
             )
         if controller:
             card.controller = controller
@@ -357,7 +361,11 @@ class State:
     def extra_zone_of(self, player: str) -> Slot | None:
         """The Extra Monster Zone `player` uses, if they have a monster in one."""
         for card in self.cards.values():
-            if card.zone in ("monster", "summoning") and card.controller == player and is_extra_monster_zone(card.slot):
+            if (
+                card.zone in ("monster", "summoning")
+                and card.controller == player
+                and is_extra_monster_zone(card.slot)
+            ):
                 return card.slot
         return None
 
@@ -368,14 +376,18 @@ class State:
         a Main Monster Zone only where a Link monster points; any other only to a Main
         Monster Zone. Without `wanted`, the leftmost zone allowed."""
         from_extra = card.zone == "extra"
-        linked_only = from_extra and (card.spec.frame == "link" or (card.face_up and card.spec.scale is not None))
+        linked_only = from_extra and (
+            card.spec.frame == "link" or (card.face_up and card.spec.scale is not None)
+        )
         linked = self.linked_zones(player) if linked_only else set()
         if wanted is not None:
             if is_extra_monster_zone(wanted):
                 self._check_extra_zone(card, player, wanted, from_extra)
                 return wanted
             if self.occupant(player, wanted) is not None:
-                raise illegal(f"{player}'s Main Monster Zone {wanted} is taken", "masterrule/18", "zone_taken")
+                raise illegal(
+                    f"{player}'s Main Monster Zone {wanted} is taken", "masterrule/18", "zone_taken"
+                )
             if linked_only and wanted not in linked:
                 raise illegal(
                     f"「{card.key}」 comes from the Extra Deck to a Main Monster Zone only where a Link monster points; "
@@ -423,7 +435,9 @@ class State:
         taken = {c.slot for c in self.cards.values() if c.zone == "spelltrap" and c.controller == player}
         if wanted is not None:
             if wanted in taken:
-                raise illegal(f"{player}'s Spell & Trap Zone {wanted} is taken", "masterrule/18", "zone_taken")
+                raise illegal(
+                    f"{player}'s Spell & Trap Zone {wanted} is taken", "masterrule/18", "zone_taken"
+                )
             return wanted
         free = [n for n in SPELL_TRAP_ZONES if n not in taken]
         if not free:
@@ -451,19 +465,27 @@ class State:
         self.say(f"「{key}」 is special summoned to {card.controller}'s field ({position})")
         self.record("special_summoned", key)
 
-    def move(self, key: str, zone: str, reason: str, face_up: bool | None = None) -> None:
+    def move(
+        self, key: str, zone: str, reason: str, face_up: bool | None = None, from_field: bool = True
+    ) -> None:
         """The one way a card changes place. Leaving the field: its continuous effects
         stop applying, what was applied to it is gone (§4.3.3.6), an equip card it
         held is sent to the GY, its Xyz materials go to the GY, and `left_field` is
         recorded. A Pendulum monster that would go from the field to the GY goes
-        face-up to the Extra Deck instead (§3.2.1.5/4)."""
+        face-up to the Extra Deck instead (§3.2.1.5/4), unless the move does not
+        count as from the field (`from_field`: a negated Pendulum Scale, §3.2.1.5/6).
+        An Extra Deck monster sent to the hand or the deck goes back to the Extra
+        Deck (masterrule/40)."""
         if zone not in ZONES:
             raise EngineError(f"unknown zone {zone!r}")
         card = self.card(key)
         was_on_field, origin = card.on_field, card.zone
         if card.spec.token and zone not in FIELD_ZONES:
             zone, reason = "gone", reason + ": a token leaving the field disappears (rulings/衍生物/3)"
-        if zone == "gy" and was_on_field and card.spec.scale is not None:
+        if zone in ("hand", "deck") and card.spec.from_extra_deck:
+            zone, face_up = "extra", False
+            reason += ": an Extra Deck monster goes back to the Extra Deck instead (masterrule/40)"
+        if zone == "gy" and was_on_field and from_field and card.spec.scale is not None:
             zone, face_up = "extra", True
             reason += ": a Pendulum monster goes face-up to the Extra Deck instead of the GY (§3.2.1.5/4)"
         if zone != card.zone:
@@ -499,11 +521,16 @@ class State:
         self._lose_materials(card)
 
     def _lose_materials(self, card: Card) -> None:
-        """An Xyz monster leaving the field: its materials go to the GY, not from the
-        field (masterrule/16, /29: a Pendulum material goes to the GY too)."""
-        for key in self.materials_of(card.key):
-            self.move(key, "gy", f"(an Xyz material of 「{card.key}」) goes to the GY")
-            self.record("sent_to_gy", key)
+        """An Xyz monster leaving the field: its materials go to the GY by the rules,
+        not from the field (masterrule/16, /27, /29: a Pendulum material goes to the GY too)."""
+        with self.timeline.caused("rule"):
+            for key in self.materials_of(card.key):
+                self.move(
+                    key,
+                    "gy",
+                    f"(an Xyz material of 「{card.key}」) goes to the GY by the rules (masterrule/27)",
+                )
+                self.record("sent_to_gy", key)
 
     def attach(self, key: str, xyz: str, reason: str) -> None:
         """A card becomes an Xyz material under `xyz`: not on the field any more."""
@@ -534,7 +561,9 @@ class State:
             raise IllegalActionError(f"「{key}」 is not on the field and cannot be destroyed")
         self.move(key, "gy", reason)
         self.record("destroyed", key)
-        if card.zone == "gy":  # a token is never sent to the GY (§4.2.2.3/6), a Pendulum monster goes to the Extra Deck
+        if (
+            card.zone == "gy"
+        ):  # a token is never sent to the GY (§4.2.2.3/6), a Pendulum monster goes to the Extra Deck
             self.record("sent_to_gy", key)
 
     def send_to_gy(self, key: str, reason: str = "is sent to the GY") -> None:
@@ -561,7 +590,8 @@ class State:
         if self.card(key).zone == "hand":
             return
         self.move(key, "hand", reason)
-        self.record("returned_to_hand", key)
+        if self.card(key).zone == "hand":  # an Extra Deck monster went back to the Extra Deck
+            self.record("returned_to_hand", key)
 
     def banish(self, key: str, reason: str = "is banished", until: str | None = None) -> None:
         """Banished for good, or (`until: end_phase`) until the End Phase, when it
@@ -578,7 +608,11 @@ class State:
     def flip_face_down(self, key: str) -> None:
         card = self.card(key)
         if card.spec.frame == "link":
-            raise illegal(f"「{key}」 is a Link monster and cannot be turned face-down", "masterrule/172", "link_position")
+            raise illegal(
+                f"「{key}」 is a Link monster and cannot be turned face-down",
+                "masterrule/172",
+                "link_position",
+            )
         if card.spec.token:
             raise IllegalActionError(
                 f"illegal: 「{key}」 is a token and cannot be turned face-down (§4.3.3.10/5)", code="token"

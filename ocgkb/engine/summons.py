@@ -53,7 +53,9 @@ def check_summoned(duel: State, card: Card, kind: str) -> None:
     home = "hand" if kind == "ritual" else "extra"
     if card.zone != home or (home == "extra" and card.face_up):
         where = "the hand" if home == "hand" else "the face-down Extra Deck"
-        raise illegal(f"「{card.key}」 is {kind} summoned from {where}, not the {card.zone}", RULE[kind], "wrong_zone")
+        raise illegal(
+            f"「{card.key}」 is {kind} summoned from {where}, not the {card.zone}", RULE[kind], "wrong_zone"
+        )
 
 
 def check_materials(duel: State, card: Card, kind: str, keys: list[str], player: str) -> None:
@@ -84,7 +86,10 @@ def _count_fits(count: object, have: int) -> bool:
 def _synchro(duel: State, card: Card, materials: list[Card], asked: dict) -> None:
     tuners = [m for m in materials if m.spec.tuner]
     others = [m for m in materials if not m.spec.tuner]
-    if not (_count_fits(asked.get("tuners", 1), len(tuners)) and _count_fits(asked.get("non_tuners", "1+"), len(others))):
+    if not (
+        _count_fits(asked.get("tuners", 1), len(tuners))
+        and _count_fits(asked.get("non_tuners", "1+"), len(others))
+    ):
         raise illegal(
             f"「{card.key}」 needs {asked.get('tuners', 1)} tuner(s) and {asked.get('non_tuners', '1+')} non-tuner(s), "
             f"not {len(tuners)} and {len(others)}",
@@ -103,10 +108,14 @@ def _synchro(duel: State, card: Card, materials: list[Card], asked: dict) -> Non
 def _xyz(duel: State, card: Card, materials: list[Card], asked: dict) -> None:
     for m in materials:
         if m.spec.token:
-            raise illegal(f"「{m.key}」 is a token and cannot be an Xyz material", "rulings/X素材/4", "materials")
+            raise illegal(
+                f"「{m.key}」 is a token and cannot be an Xyz material", "rulings/X素材/4", "materials"
+            )
     if not _count_fits(asked.get("count", "2+"), len(materials)):
         raise illegal(
-            f"「{card.key}」 needs {asked.get('count')} materials, not {len(materials)}", RULE["xyz"], "materials"
+            f"「{card.key}」 needs {asked.get('count')} materials, not {len(materials)}",
+            RULE["xyz"],
+            "materials",
         )
     for m in materials:
         if level_of(duel, m, "an Xyz material's level must equal the rank") != card.spec.rank:
@@ -120,7 +129,9 @@ def _xyz(duel: State, card: Card, materials: list[Card], asked: dict) -> None:
 def _link(duel: State, card: Card, materials: list[Card], asked: dict) -> None:
     if not _count_fits(asked.get("count", "1+"), len(materials)):
         raise illegal(
-            f"「{card.key}」 needs {asked.get('count')} materials, not {len(materials)}", RULE["link"], "materials"
+            f"「{card.key}」 needs {asked.get('count')} materials, not {len(materials)}",
+            RULE["link"],
+            "materials",
         )
     # Each material counts 1, or a Link monster its rating: which totals can they make?
     totals = {0}
@@ -145,7 +156,9 @@ def _fusion(duel: State, card: Card, materials: list[Card], asked: object) -> No
                 "materials",
             )
     elif not _count_fits(dict(asked).get("count", "2+"), len(materials)):
-        raise illegal(f"「{card.key}」 needs {dict(asked).get('count')} materials", RULE["fusion"], "materials")
+        raise illegal(
+            f"「{card.key}」 needs {dict(asked).get('count')} materials", RULE["fusion"], "materials"
+        )
 
 
 def _ritual(duel: State, card: Card, materials: list[Card], asked: object) -> None:
@@ -185,7 +198,11 @@ def check_pendulum(duel: State, player: str, keys: list[str], done: set[str]) ->
     scales = sorted(
         c.spec.scale
         for c in duel.cards.values()
-        if c.zone == "spelltrap" and c.scale and c.face_up and c.controller == player and c.spec.scale is not None
+        if c.zone == "spelltrap"
+        and c.scale
+        and c.face_up
+        and c.controller == player
+        and c.spec.scale is not None
     )
     if len(scales) != 2 or scales[0] == scales[1]:
         raise illegal(f"{player} needs two Pendulum Scales of different scales", rule, "no_scales")
@@ -196,7 +213,9 @@ def check_pendulum(duel: State, player: str, keys: list[str], done: set[str]) ->
         card = duel.card(key)
         from_extra = card.zone == "extra" and card.face_up
         if card.spec.kind != MONSTER or card.controller != player or not (card.zone == "hand" or from_extra):
-            raise illegal(f"「{key}」 is neither in {player}'s hand nor face-up in the Extra Deck", rule, "wrong_zone")
+            raise illegal(
+                f"「{key}」 is neither in {player}'s hand nor face-up in the Extra Deck", rule, "wrong_zone"
+            )
         level = level_of(duel, card, "a pendulum summon counts levels")
         if not low < level < high:
             raise illegal(
