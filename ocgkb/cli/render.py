@@ -12,6 +12,10 @@ from ocgkb.store.schema import KIND_NAMES
 KIND_LABEL = {kind: f"{zh} {en}" for kind, (zh, en) in KIND_NAMES.items()}
 
 
+# Scenarios listed under a hit in the terminal; a passage the Master Rule replays often has many.
+SCENARIOS_SHOWN = 3
+
+
 def citation(hit: dict) -> str:
     """Where a passage stands: §4.2.2 for the rulebook, topic and date for a ruling
     (a documentation the user added named first)."""
@@ -174,9 +178,17 @@ def _answer_parts(h: dict, words: list[str]) -> list[str]:
             )
         )
         out.append(_indent(shorten(ruling["text"], 160), "       "))
-    for scenario in h.get("scenarios", []):
+    scenarios = h.get("scenarios", [])
+    for scenario in scenarios[:SCENARIOS_SHOWN]:
         out.append(
             click.style(f"     ▶ replay: ocgkb replay {scenario['file']}  ({scenario['title']})", fg="green")
+        )
+    if len(scenarios) > SCENARIOS_SHOWN:  # the rest are in --json and on the passage's page
+        more = len(scenarios) - SCENARIOS_SHOWN
+        out.append(
+            click.style(
+                f"     ▶ … {more} more scenario(s) replay this passage (--json lists them)", fg="green"
+            )
         )
     tags = []
     if h["concepts"]:
@@ -392,9 +404,15 @@ def _final_state(state: dict) -> list[str]:
     ]
     for key, card in state["cards"].items():
         place = f"{card['zone']} ({card['controller']})"
-        if card["zone"] == "monster":
+        if "zone_number" in card:  # a numbered zone, or an Extra Monster Zone by its name
+            where = card["zone_number"] if card["zone"] == "emz" else f"{card['zone']} {card['zone_number']}"
+            place = f"{where} ({card['controller']})"
+        if card["zone"] in ("monster", "emz"):
             face = "face-up" if card["face_up"] else "face-down"
-            place += f", {face} {card['position']}, ATK {card['atk']} DEF {card['def']}"
+            defense = card["def"] if card["def"] is not None else "—"  # a Link monster has none
+            place += f", {face} {card['position']}, ATK {card['atk']} DEF {defense}"
+        if card.get("materials"):
+            place += ", materials " + "、".join(f"「{m}」" for m in card["materials"])
         lines.append(click.style(f"       「{key}」 {place}", dim=True))
     return lines
 

@@ -15,7 +15,7 @@ from ocgkb.web.static_files import static_url
 
 # The zones where a card is face-up or face-down (a monster's battle position only in
 # its own zone): a card in the GY or the hand has neither.
-FACED_ZONES = ("monster", "spelltrap", "field", "banished")
+FACED_ZONES = ("monster", "emz", "spelltrap", "field", "banished")
 
 
 def mark(text: str, words: list[str]) -> Markup:
