@@ -389,7 +389,8 @@ class Duel(State):
         self.end_summon_window()
         if self.chain:
             raise IllegalChainError(
-                f"「{key}」 is activated as a spell, speed 1: it cannot be chained", code="spell_speed"
+                f"illegal: 「{key}」 is activated as a spell, speed 1: it cannot be chained (masterrule/19, § 咒文速度)",
+                code="spell_speed",
             )
         scale_card = Effect(type="spell-trap", speed=1)
         self._require_own_main_phase(player, "masterrule/19")
@@ -637,9 +638,10 @@ class Duel(State):
         """An Xyz monster's materials detached as a cost: sent to the GY, not from the field."""
         materials = self.materials_of(card.key)
         if len(materials) < count:
-            raise IllegalActionError(
+            raise rules.illegal(
                 f"「{card.key}」 has {len(materials)} Xyz material(s), not the {count} to detach",
-                code="cannot_pay",
+                "rulings/X素材/7",
+                "cannot_pay",
             )
         for key in materials[:count]:
             self.move(key, "gy", f"is detached from 「{card.key}」 as a cost")
@@ -703,20 +705,7 @@ class Duel(State):
         self.resolved.append(link.card)
         head = f"  link {link.number} 「{link.card}」:"
         if link.activation_negated:
-            self.say(f"{head} its activation was negated: nothing applies")
-            if card.spec.kind != MONSTER and card.on_field and link.set_again:
-                self.set_again(card.key)
-            elif card.spec.kind != MONSTER and card.on_field:
-                self._aftermath(card, "is sent to the GY (its activation was negated)")
-            elif card.scale and card.on_field:
-                # Not sent from the field: it goes to the GY like any other card (§3.2.1.5/6).
-                self.move(
-                    card.key,
-                    "gy",
-                    "is sent to the GY: its activation as a Pendulum Scale was negated (§3.2.1.5/6)",
-                    from_field=False,
-                )
-                self.record("sent_to_gy", card.key, aftermath=True)
+            self._negated_link(card, link, head)
             return
         if (
             card.spec.kind != MONSTER
@@ -759,6 +748,24 @@ class Duel(State):
         else:
             self._apply_ops(card, link.effect, targets, link=link)
         self._finish_spell_trap(card)
+
+    def _negated_link(self, card: Card, link: ChainLink, head: str) -> None:
+        """A link whose activation was negated: nothing applies; its spell or trap is
+        set again (红色重启) or sent to the GY, a Pendulum Scale to the GY too."""
+        self.say(f"{head} its activation was negated: nothing applies")
+        if card.spec.kind != MONSTER and card.on_field and link.set_again:
+            self.set_again(card.key)
+        elif card.spec.kind != MONSTER and card.on_field:
+            self._aftermath(card, "is sent to the GY (its activation was negated)")
+        elif card.scale and card.on_field:
+            # Not sent from the field: it goes to the GY like any other card (§3.2.1.5/6).
+            self.move(
+                card.key,
+                "gy",
+                "is sent to the GY: its activation as a Pendulum Scale was negated (§3.2.1.5/6)",
+                from_field=False,
+            )
+            self.record("sent_to_gy", card.key, aftermath=True)
 
     def _targets_left(self, link: ChainLink, head: str) -> list[str]:
         """The targets still where they were chosen (§ 这张卡/那张卡)."""
