@@ -256,3 +256,19 @@ def test_the_engine_has_no_import_circle():
     for module in sorted(graph):
         visit(module, [])
     assert graph["verbs"] == set() and graph["zones"] <= {"cards"}
+
+
+def test_the_readme_documents_every_field_a_file_may_write():
+    """A card's, an effect's, a start entry's and an expectation's fields are all in the README."""
+    from ocgkb.engine import cards, scenario
+
+    documented = set(re.findall(r"`?([a-z_]+)`?", README))
+    fields = (
+        cards.CARD_FIELDS
+        | cards.EFFECT_FIELDS
+        | scenario.ENTRY_FIELDS
+        | scenario.CARD_STATE
+        | scenario.EXPECT_FIELDS
+        | set(scenario.ZONES)
+    )
+    assert not sorted(fields - documented)
