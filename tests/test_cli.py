@@ -70,7 +70,8 @@ def test_search_finds_the_clause_for_a_question(cli_json):
 @pytest.mark.parametrize(
     "options, check",
     [
-        (["--kind", "ruling"], lambda h: h["kind"] == "ruling"),
+        # A ruling is a ruling paragraph or any dated line (002's dated answers are its examples).
+        (["--kind", "ruling"], lambda h: h["kind"] == "ruling" or h["dates"]),
         (["--section", "6.3"], lambda h: h["section"] == "6.3" or h["section"].startswith("6.3.")),
         (["--concept", "replay"], lambda h: "replay" in h["concepts"]),
         (["--since", "2020-01-01"], lambda h: any(d >= "2020-01-01" for d in h["dates"])),
@@ -84,6 +85,14 @@ def test_search_finds_the_clause_for_a_question(cli_json):
 def test_search_filters(cli_json, options, check):
     hits = cli_json("search", "攻击", *options, "--limit", "20")["hits"]
     assert hits and all(check(h) for h in hits)
+
+
+def test_dated_rulings_are_rulings_to_the_filter(cli_json):
+    """002's dated lines are stored as the examples of their statement; a user asking
+    for rulings since a date means them."""
+    hits = cli_json("search", "对象", "--kind", "ruling", "--since", "2023-01-01", "--limit", "10")["hits"]
+    assert hits and all(any(d >= "2023-01-01" for d in h["dates"]) for h in hits)
+    assert "example" in {h["kind"] for h in hits}
 
 
 def test_a_search_with_no_result_is_an_empty_list(cli_json):
@@ -291,3 +300,44 @@ def test_serve_offers_an_option_for_each_server_limit_with_its_default(cli):
         assert option in shown
         if default is not None:
             assert f"[default: {default};" in shown.split(option, 1)[1]
+
+
+def _cited_ids(value, found: set[str]) -> set[str]:
+    """Every passage id a view's JSON names: hits' and clauses' `id`, a deck problem's
+    `cites`, a reading's conclusions' `cite`."""
+    if isinstance(value, dict):
+        for key, inner in value.items():
+            if key == "id" and isinstance(inner, str) and "/" in inner:
+                found.add(inner)
+            elif key == "cites":
+                found.update(inner)
+            elif key == "cite" and isinstance(inner, str):
+                found.add(inner)
+            else:
+                _cited_ids(inner, found)
+    elif isinstance(value, list):
+        for inner in value:
+            _cited_ids(inner, found)
+    return found
+
+
+def test_every_id_ask_deck_check_and_read_print_opens_with_show(cli, cli_json, tmp_path):
+    deck = tmp_path / "deck.ydk"
+    deck.write_text("#main\n" + "89631139\n" * 4 + "#extra\n!side\n", encoding="utf-8")
+    ids = _cited_ids(cli_json("ask", "伤害步骤能发动什么卡"), set())
+    ids |= _cited_ids(json.loads(cli("deck", "check", str(deck), "--json", expect=1).stdout), set())
+    ids |= _cited_ids(cli_json("read", "①：这张卡召唤成功时才能发动。从卡组把1只怪兽加入手卡。"), set())
+    assert len(ids) > 8 and {"tournament/123", "masterrule/106"} <= ids
+    for pid in sorted(ids):
+        shown = cli_json("show", pid)
+        assert shown["passage"]["id"] == pid
+        assert cli("section", pid).output.strip()  # `section` opens a passage id too
+
+
+def test_show_gives_a_list_clause_its_items_and_refuses_an_unknown_id(cli, cli_json):
+    view = cli_json("show", "6.3.4.3/1")
+    assert [b["kind"] for b in view["below"]] == ["subitem"] and "反击陷阱" in view["below"][0]["text"]
+    assert [c["number"] for c in view["breadcrumb"]] == ["6", "6.3", "6.3.4", "6.3.4.3"]
+    refused = cli("show", "nope/1", expect=1)
+    assert "no passage 'nope/1'" in refused.output and "Traceback" not in refused.output
+    assert "no section or passage" in cli("section", "nope/1", expect=1).output

@@ -257,8 +257,8 @@ def test_api_search_filters_equal_cli_options(web_client, cli_json, params, args
     view = web_client.get("/api/search", params=params).json()
     assert view == cli_json(*args)
     assert view["hits"]
-    if "kind" in params:
-        assert {hit["kind"] for hit in view["hits"]} == {params["kind"]}
+    if "kind" in params:  # a ruling is a ruling paragraph or any dated line
+        assert all(hit["kind"] == params["kind"] or hit["dates"] for hit in view["hits"])
     if "section" in params:
         assert all(hit["section"].startswith(params["section"] + ".") for hit in view["hits"])
 
@@ -940,3 +940,11 @@ def test_no_update_of_an_added_documentation_is_a_404_and_no_foot_link(web_clien
     answer = web_client.get("/api/changes")
     assert answer.status_code == 404 and answer.json()["error"].startswith("no update")
     assert '<a href="/changes">' not in web_client.get("/").text
+
+
+def test_a_passage_page_shows_its_breadcrumb_and_an_answer_its_list(web_client):
+    main = main_of(web_client.get("/p/6.3.4.3/1").text)
+    assert '<a href="/section/6.3.4">6.3.4 战斗阶段</a>' in main
+    answer = main_of(web_client.get("/ask", params={"q": "伤害步骤能发动什么卡"}).text)
+    items = answer[answer.index('<ul class="items">') :]
+    assert "反击陷阱" in items[: items.index("</ul>")]

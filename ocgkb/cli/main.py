@@ -349,11 +349,43 @@ def ask(ctx, question, kind, section, concept, card, since, until, limit, as_jso
 def section(ctx, number, as_json) -> None:
     """Show a rulebook section (4.2.2) or list the tree below one (4).
 
-    Also accepts a ruling topic such as rulings/cost.
+    Also accepts a ruling topic such as rulings/cost, and any passage id the tool
+    cites (4.2.2/3, tournament/129), which it shows as `ocgkb show` does.
     """
+    from ocgkb.views.passage import passage_view
     from ocgkb.views.section import section_view
 
-    _show(section_view(_open(ctx), number), as_json, "render_section")
+    kb = _open(ctx)
+    try:
+        view, render = section_view(kb, number), "render_section"
+    except NotFound:
+        if "/" not in number:
+            raise
+        try:
+            view, render = passage_view(kb, number.strip()), "render_passage"
+        except NotFound:
+            raise NotFound(f"no section or passage {number.strip()!r}") from None
+    _show(view, as_json, render)
+
+
+@main.command()
+@click.argument("passage_id", metavar="ID", type=TEXT)
+@_json_option
+@click.pass_context
+def show(ctx, passage_id, as_json) -> None:
+    """Open a passage by the id the tool cites (6.3.4.3/1, rulings/调整中/4,
+    tournament/129, masterrule/60): where it stands, its text and sources, the
+    clause it belongs to, its sub-items, examples and notes, and the scenarios
+    that replay it.
+
+    \b
+    Examples:
+      ocgkb show 6.3.4.3/1
+      ocgkb show tournament/129
+    """
+    from ocgkb.views.passage import passage_view
+
+    _show(passage_view(_open(ctx), passage_id.strip()), as_json, "render_passage")
 
 
 @main.command()

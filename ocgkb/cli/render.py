@@ -89,6 +89,7 @@ def render_hits(view: dict) -> str:
     out = _verdict(view)
     for rank, hit in enumerate(hits, 1):
         out += _passage(rank, hit, words)
+        out += _items(hit.get("items", []), words)
     return "\n".join(out)
 
 
@@ -162,6 +163,11 @@ def render_answer(result: dict) -> str:
     return "\n".join(out).rstrip()
 
 
+def _items(items: list[dict], words: list[str]) -> list[str]:
+    """The list a clause introduces, each item under it."""
+    return [_indent(highlight(item["text"], words), "     · ") for item in items]
+
+
 def _answer_parts(h: dict, words: list[str]) -> list[str]:
     """What an answer shows under a hit: the matching example, examples, rulings, scenarios, tags."""
     out = []
@@ -169,6 +175,7 @@ def _answer_parts(h: dict, words: list[str]) -> list[str]:
         out.append(_indent(highlight(h["text"], words), "     "))
         if flags := _flags(h):
             out.append(flags)
+    out += _items(h.get("items", []), words)
     for example in h["examples"]:
         out.append(_indent(click.style(example["text"], fg="cyan"), "     "))
     for ruling in h["rulings"]:
@@ -198,6 +205,39 @@ def _answer_parts(h: dict, words: list[str]) -> list[str]:
     if tags:
         out.append(click.style("   " + " · ".join(tags), dim=True))
     return out
+
+
+def render_passage(view: dict) -> str:
+    """`ocgkb show ID`: where the passage stands, its text and sources, the clause or
+    ruling it belongs to, what hangs below it (sub-items, examples, notes), the passage
+    it repeats, its concepts and cards, and the scenarios that replay it."""
+    hit = view["passage"]
+    crumb = " › ".join(f"{c['number']} {c['title']}".strip() for c in view["breadcrumb"])
+    out = [click.style(crumb, bold=True)] if crumb else []
+    if view["parent"]:
+        parent = view["parent"]
+        out.append(click.style(f"under {parent['id']}: ", dim=True) + shorten(parent["text"], 160))
+    out += _passage(1, hit, [])[:1]
+    out[-1] = out[-1].replace("1. ", "", 1)
+    out += _passage(1, hit, [])[1:]
+    labels = {"subitem": "·", "example": "例", "note": "注"}
+    for below in view["below"]:
+        out.append(f"   {labels.get(below['kind'], '·')} " + click.style(below["id"], dim=True))
+        out.append(_indent(below["text"], "     "))
+    if view["repeats"]:
+        out.append(click.style(f"   (the same as {view['repeats']['id']})", dim=True))
+    tags = []
+    if hit["concepts"]:
+        tags.append("concepts: " + ", ".join(hit["concepts"]))
+    if hit["cards"]:
+        tags.append("cards: " + "、".join(hit["cards"]))
+    if tags:
+        out.append(click.style("   " + " · ".join(tags), dim=True))
+    out += [
+        click.style(f"   ▶ replay: ocgkb replay {sc['file']}  ({sc['title']})", fg="green")
+        for sc in view["scenarios"]
+    ]
+    return "\n".join(out)
 
 
 def render_section(view: dict) -> str:

@@ -36,12 +36,15 @@ def place_lines(hit: dict, indent: str) -> list[str]:
 
 
 def passage_lines(hits: list[dict], indent: str = "") -> list[str]:
-    """Each passage cited then quoted, with its FAQ links, its examples and rulings (an answer's) below it."""
+    """Each passage cited then quoted, with its FAQ links, the list it introduces, its
+    examples and rulings (an answer's) below it."""
     lines = []
     for hit in hits:
         lines.append(f"{indent}{cite(hit)} {hit['text']}")
         lines += place_lines(hit, indent + "  ")
-        lines += passage_lines(hit.get("examples", []) + hit.get("rulings", []), indent + "  ")
+        lines += passage_lines(
+            hit.get("items", []) + hit.get("examples", []) + hit.get("rulings", []), indent + "  "
+        )
     return lines
 
 

@@ -222,6 +222,20 @@ def examples_of(kb: KnowledgeBase, anchors: list[str]) -> dict[str, list[str]]:
     return examples
 
 
+def items_of(kb: KnowledgeBase, ids: list[str]) -> dict[str, list[str]]:
+    """The sub-items of each passage (the list a clause introduces: 以下 …), in the
+    order of the text."""
+    if not ids:
+        return {}
+    items: dict[str, list[str]] = {}
+    for pid, parent in kb.query(
+        f"SELECT id, parent FROM passages WHERE parent IN {IN_JSON} AND kind = 'subitem' ORDER BY rowid",
+        (json_values(ids),),
+    ):
+        items.setdefault(parent, []).append(pid)
+    return items
+
+
 def kind_counts(kb: KnowledgeBase) -> dict[str, int]:
     """How many passages there are of each kind."""
     return {r[0]: r[1] for r in kb.query("SELECT kind, count(*) FROM passages GROUP BY kind")}

@@ -35,10 +35,14 @@ class Restriction:
     ) -> Restriction:
         """Each value None when not restricted. `section` keeps the sections below it
         too; with both dates, one date of the passage inside both bounds, not one
-        date per bound."""
+        date per bound; `kind: ruling` keeps every dated line too."""
         clauses: list[str] = []
         params: list[str] = []
-        if kind:
+        if kind == "ruling":
+            # What a user sees as a ruling: a ruling paragraph, or any dated line (002's
+            # dated answers are stored as the examples of their topic's statement).
+            clauses.append("(p.kind = 'ruling' OR p.id IN (SELECT passage_id FROM dates))")
+        elif kind:
             clauses.append("p.kind = ?")
             params.append(kind)
         if section:

@@ -114,7 +114,8 @@ def _naming_all_first(pool: list[Hit], cards: list[str]) -> tuple[list[Hit], lis
 
 
 def _answer_hits(kb: KnowledgeBase, plan, pool: list[Hit], limit: int) -> list[dict]:
-    """The hits an answer shows, each under its clause, with its examples and rulings."""
+    """The hits an answer shows, each under its clause, with the clause's sub-items
+    (the list it introduces), its examples and rulings."""
     # Rulings worth showing beside an answer: dated, nearly as relevant as the
     # best hit, and about a concept the question names. Each is shown once.
     floor = RULING_FLOOR * max((h.score for h in pool), default=0.0)
@@ -130,8 +131,11 @@ def _answer_hits(kb: KnowledgeBase, plan, pool: list[Hit], limit: int) -> list[d
         if len(chosen) == limit:
             break
     examples = passages.examples_of(kb, list(anchors))
+    items = passages.items_of(kb, list(anchors))
     # Every passage the answer shows, read in one batch.
-    wanted = {a for h, a in chosen if a != h.id} | {pid for h, a in chosen for pid in examples.get(a, [])}
+    wanted = {a for h, a in chosen if a != h.id} | {
+        pid for h, a in chosen for pid in examples.get(a, []) + items.get(a, [])
+    }
     read = {h.id: h for h in passage_hits(kb, sorted(wanted))}
     replayed = scenarios_replaying_groups(kb, [[anchor, hit.id] for hit, anchor in chosen])
     shown: set[str] = set()
@@ -139,6 +143,8 @@ def _answer_hits(kb: KnowledgeBase, plan, pool: list[Hit], limit: int) -> list[d
     for (hit, anchor), scenarios in zip(chosen, replayed, strict=True):
         item = hit.as_dict()
         item["clause"] = read[anchor].as_dict() if anchor != hit.id else None
+        # The list the clause introduces, whole (the sub-item that matched is the hit itself).
+        item["items"] = [read[pid].as_dict() for pid in items.get(anchor, []) if pid != hit.id]
         item["examples"] = [read[pid].as_dict() for pid in examples.get(anchor, []) if pid != hit.id][
             :EXAMPLES_PER_ANSWER
         ]

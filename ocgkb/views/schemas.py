@@ -137,6 +137,7 @@ SCHEMAS: dict[str, dict] = {
     ),
     "Passage": obj(
         passage=ref("Hit"),
+        breadcrumb=array(NUMBERED),
         parent=maybe(ref("Hit")),
         repeats=maybe(ref("Hit")),
         below=array(ref("Hit")),
