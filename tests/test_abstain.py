@@ -275,3 +275,41 @@ def test_abstention_holds_on_the_sets_it_was_set_on_and_one_it_was_not(kb):
     assert caught >= 0.85 and alarms <= 0.02
     caught, alarms = rates("abstain_heldout2.jsonl")
     assert caught >= 0.6 and alarms <= 0.05
+
+
+@pytest.mark.parametrize(
+    "question, reason, first",
+    [
+        # 002 marks this point 调整中: the passage saying so comes first.
+        ("通常抽卡前被丢弃的暗道化师彼得，抽卡后效果还能发动吗", "under_review", "rulings/通常抽卡/13"),
+        # What a card's own text says: no rule text prints it.
+        ("红色重启要支付多少基本分", "card_text", None),
+        ('Is Maxx "C" once per turn?', "card_text", None),
+        # 003 hands penalties to the penalty guidelines, which are not among the texts.
+        ("比赛迟到会受到什么处罚", "referred", "tournament/36"),
+        ("What penalty do I get for a marked sleeve?", "referred", "tournament/36"),
+    ],
+)
+def test_the_answer_says_why_the_texts_do_not_settle_it(cli_json, question, reason, first):
+    view = cli_json("ask", question)
+    assert view["nothing_fits"] is True and view["reason"] == reason, view["message"]
+    if first:
+        assert view["hits"][0]["id"] == first and not view["hits"][0]["weak"]
+    if reason == "card_text":
+        assert "cards import" in view["message"] or "imported text" in view["message"]
+
+
+@pytest.mark.parametrize(
+    "question",
+    [
+        "调整中是什么意思",
+        "观众给我支招算违规吗",
+        "突进之后黑羽-疾风之盖尔，电气尾龙攻击力怎么算",
+        "伤害步骤能发动什么卡",
+    ],
+)
+def test_a_question_the_texts_settle_has_no_reason(cli_json, question):
+    """What 调整中 means, whether outside help is allowed, a rule about a named card:
+    the texts answer these, so no reason is given."""
+    view = cli_json("ask", question)
+    assert view["reason"] is None and view["nothing_fits"] is False

@@ -676,6 +676,15 @@ def load_synonyms(kb_dir: Path, normalize: Normalizer) -> dict:
                 for w in data.get("outside") or []
             }
         )
+        asks = {
+            name: sorted(
+                {
+                    " ".join(str(w).lower().split()) if str(w).isascii() else squash(normalize(str(w)))
+                    for w in data.get(name) or []
+                }
+            )
+            for name in ("card_text_asks", "referred_elsewhere")
+        }
         slang = {
             "verbs": {str(k): [str(t) for t in v or []] for k, v in (data.get("slang_verbs") or {}).items()},
             "before": [str(w) for w in data.get("slang_before") or []],
@@ -690,6 +699,7 @@ def load_synonyms(kb_dir: Path, normalize: Normalizer) -> dict:
         "glossary": Glossary(english).stored(),
         "slang": slang,
         "outside": outside,
+        **asks,
     }
 
 

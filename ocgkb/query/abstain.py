@@ -133,8 +133,13 @@ def judge(
 def asks_outside(kb: KnowledgeBase, plan: QueryPlan) -> bool:
     """Whether a question names what the texts never cover (kb/synonyms.yaml
     `outside`: other games and apps, prices, releases, events, the anime)."""
-    phrases = word_lists(kb)["outside"]
-    text = plan.text.lower()
+    return says_any(plan.text, word_lists(kb)["outside"])
+
+
+def says_any(text: str, phrases: list[str]) -> bool:
+    """Whether a text says one of these phrases: a Chinese one anywhere, an English
+    one as whole words (a curated list of kb/synonyms.yaml, stored in search form)."""
+    text = text.lower()
     squashed = squash(text)
     words = " " + " ".join(re.findall(r"[a-z0-9]+", text)) + " "
     return any((f" {p} " in words) if p.isascii() else (p in squashed) for p in phrases)

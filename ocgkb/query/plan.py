@@ -209,4 +209,6 @@ def _read_word_lists(kb: KnowledgeBase) -> dict:
         "glossary": Glossary.from_stored(lists.get("glossary", {})),
         "slang": lists.get("slang", {}),
         "outside": lists.get("outside", []),
+        "card_text_asks": lists.get("card_text_asks", []),
+        "referred_elsewhere": lists.get("referred_elsewhere", []),
     }

@@ -165,3 +165,17 @@ def concept_tags(kb: KnowledgeBase, ids: list[str]) -> dict[str, dict[str, str]]
     ):
         tags.setdefault(row["passage_id"], {})[row["concept"]] = row["how"]
     return tags
+
+
+def referring_passages(kb: KnowledgeBase) -> list[str]:
+    """The passages that hand a matter to another document (请参照…规定: 003's
+    "代表性的违规请参照大会罚则规定"), in the order of the texts."""
+    return kb.memo(
+        "store.search_index.referring",
+        lambda: [
+            r["id"]
+            for r in kb.query(
+                "SELECT id FROM passages WHERE text LIKE '%请参照%规定%' AND doc IN (SELECT name FROM documents WHERE kind = 'seed') ORDER BY rowid"
+            )
+        ],
+    )

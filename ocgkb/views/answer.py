@@ -9,6 +9,7 @@ from ocgkb import OcgkbError
 from ocgkb.paths import card_texts_path
 from ocgkb.query.abstain import NOT_BOTH, asks_status, judge, quoted, without_cards
 from ocgkb.query.filters import Filters
+from ocgkb.query.honesty import why_not
 from ocgkb.query.plan import plan_query
 from ocgkb.query.ranking import search
 from ocgkb.store import passages
@@ -30,7 +31,7 @@ CARDS_PER_PAGE = 3
 def answer(
     kb: KnowledgeBase, question: str, filters: Filters | None = None, limit: int = DEFAULT_CLAUSES
 ) -> dict:
-    """`{"query", "plan", "cards", "status", "nothing_fits", "message", "notes", "hits"}`
+    """`{"query", "plan", "cards", "status", "nothing_fits", "reason", "message", "notes", "hits"}`
     and `readings` when there are any (see `_readings`):
     each hit as `search` ranks it, with `clause` (the clause or ruling an example,
     sub-item or note belongs to), `examples` (the worked examples of that clause)
@@ -50,6 +51,9 @@ def answer(
         # The rules that decide it, not the rulings that merely name the card.
         pool = _situation(kb, asked, named, filters, limit) or pool
     pool, together = _naming_all_first(pool, [c.name for c in named if c.in_texts])
+    honest = why_not(kb, plan, pool, named, verdict, os.path.exists(card_texts_path()))
+    if honest is not None:
+        pool = _honestly(kb, pool, honest.first)
     notes = verdict.notes + together
     facts = card_facts(kb, [c.name for c in named])
     status = None
@@ -64,8 +68,10 @@ def answer(
         "plan": plan.summary(),
         "cards": cards,
         "status": status,
-        "nothing_fits": verdict.nothing_fits,
-        "message": verdict.message,
+        "nothing_fits": honest is not None,
+        # Why nothing settles it (ocgkb.query.honesty): under_review, card_text, referred, not_in_texts.
+        "reason": honest.reason if honest else None,
+        "message": honest.message if honest else verdict.message,
         "notes": notes + warnings,
         "hits": _answer_hits(kb, plan, pool, limit),
     }
@@ -84,6 +90,17 @@ def _readings(kb: KnowledgeBase, question: str, cards: list[dict]) -> tuple[list
     from ocgkb.views.card_texts import question_readings
 
     return question_readings(kb, question, cards)
+
+
+def _honestly(kb: KnowledgeBase, pool: list[Hit], first: str | None) -> list[Hit]:
+    """The hits when nothing settles the question: the passage to read first (the one
+    saying 调整中, or the one referring elsewhere) first, every other one the nearest."""
+    for hit in pool:
+        hit.weak = hit.id != first
+    if first is None:
+        return pool
+    shown = [h for h in pool if h.id == first] or passage_hits(kb, [first])
+    return shown + [h for h in pool if h.id != first]
 
 
 def _situation(kb: KnowledgeBase, question: str, named, filters: Filters | None, limit: int) -> list[Hit]:

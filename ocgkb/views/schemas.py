@@ -94,11 +94,17 @@ SCHEMAS: dict[str, dict] = {
             {
                 "allOf": [
                     ref("Hit"),
-                    obj(examples=array(ref("Hit")), rulings=array(ref("Hit")), scenarios=array({})),
+                    obj(
+                        items=array(ref("Hit")),
+                        examples=array(ref("Hit")),
+                        rulings=array(ref("Hit")),
+                        scenarios=array({}),
+                    ),
                 ]
             }
         ),
         nothing_fits=BOOL,
+        reason=maybe({"enum": ["under_review", "card_text", "referred", "not_in_texts"]}),
         message=maybe(STR),
         cards=array({}),
     ),
