@@ -695,3 +695,17 @@ def test_every_note_is_said_in_chinese_too():
     for reading in readings:
         assert len(reading["notes_zh"]) == len(reading["notes"])
         assert all(re.search(r"[\u4e00-\u9fff]", note) for note in reading["notes_zh"])
+
+
+@pytest.mark.parametrize(
+    "limit",
+    [
+        "此卡名的效果1回合仅可使用1次。",
+        "这个卡名的效果1回合只可使用1次。",
+        "这个卡名的效果一回合只能使用一次。",
+    ],
+)
+def test_a_community_wording_of_the_card_name_limit_reads_as_the_official_one(limit):
+    """此卡名的效果1回合仅可使用1次 (a community translation) is 这个卡名的效果1回合只能使用1次."""
+    reading = read_card_text("①：此卡召唤成功时才能发动。从卡组把1只怪兽加入手卡。" + limit)
+    assert reading["effects"][0]["once_per_turn"] == "card_name"

@@ -106,17 +106,22 @@ OWN_ACTIVATION = re.compile(
 TARGET = re.compile(
     r"以[^，。]*?(?:为|作为)对象(?!的)|(?<!被)选择(?![^，。]*攻击对象)[^，。]*?(?=才能|可以|会?发动|[，,。]|$)"
 )
+# "Only" as the translations write it: the official 只能, and 仅可 / 仅能 / 只可 of
+# community wordings (此卡名的效果1回合仅可使用1次).
+ONLY = r"(?:只能|仅可|仅能|只可)"
 # An old text names the card itself: 「X」的效果1回合只能使用1次.
 CARD_NAME_ONCE = re.compile(
-    r"(?:这个卡名|此卡名)的[^。]*(?:1|每)回合(?:只能|各能|只有)|^「[^」]+」的效果[^。]*(?:1|每)回合只能"
+    rf"(?:这个卡名|此卡名)的[^。]*(?:1|每|一)回合(?:{ONLY}|各能|只有)|^「[^」]+」的效果[^。]*(?:1|每|一)回合{ONLY}"
 )
 # 这个卡名的卡在1回合只能发动1张: a limit on the card's activation alone (000 §5.1).
-CARD_ACTIVATIONS_ONCE = re.compile(r"(?:这个卡名|此卡名)的卡[^。]*(?:1|每)回合只能发动1张")
+CARD_ACTIVATIONS_ONCE = re.compile(rf"(?:这个卡名|此卡名)的卡[^。]*(?:1|每|一)回合{ONLY}发动(?:1|一)张")
 ACTIVATION_LIMIT = -1  # the key of that limit among the header's limits
-THIS_CARD_ONCE = re.compile(r"(?:1|每)回合1次|(?:这张卡|此卡)的[^。]*(?:1|每)回合只能|(?:1|每)回合只有1次")
+THIS_CARD_ONCE = re.compile(
+    rf"(?:1|每|一)回合(?:1|一)次|(?:这张卡|此卡)的[^。]*(?:1|每|一)回合{ONLY}|(?:1|每|一)回合只有(?:1|一)次"
+)
 # Both players' standby or end phase is a trigger's time (PHASE), not a quick effect's.
 # An old text's limit said after the effect: 这个效果1回合只能使用1次.
-ONCE_AFTER = re.compile(r"(?:这个|此)效果(?:在)?(?:1|每)回合只能(?:使用)?1次")
+ONCE_AFTER = re.compile(rf"(?:这个|此)效果(?:在)?(?:1|每|一)回合{ONLY}(?:使用)?(?:1|一)次")
 QUICK = re.compile(r"诱发即时|对方回合也能发动|自己[·・]对方回合|自己[·・]对方的(?!准备|结束)|双方回合")
 # A time no ignition effect can use (the opponent's turn, the battle phase):
 # an effect activated then, waiting on no event, is a quick effect.
