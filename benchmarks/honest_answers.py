@@ -10,7 +10,8 @@ benchmarks/questions/honest_a.jsonl and honest_b.jsonl were written blind (by a 
 who read only the texts) and measured once, after the mechanism was built (honest
 16/25 and 12/25, false alarms 0/25 and 1/25); honest_a's misses were then read and
 kb/synonyms.yaml's card_text_asks widened (honest_a is tuned now), honest_b never
-read (12/25 still). A line is
+read (12/25 still). Four answerable controls that repeat a curated question were
+dropped (tests/test_questions.py forbids that). A line is
 `{"id", "q", "negative": true, "kind": REASON}` or `{"id", "q", "negative": false,
 "expect": [substrings]}`. A negative counts as honest when `ask` says nothing fits
 with its own reason; "said nothing fits" counts whatever the reason.
