@@ -217,9 +217,8 @@ def render_passage(view: dict) -> str:
     if view["parent"]:
         parent = view["parent"]
         out.append(click.style(f"under {parent['id']}: ", dim=True) + shorten(parent["text"], 160))
-    out += _passage(1, hit, [])[:1]
-    out[-1] = out[-1].replace("1. ", "", 1)
-    out += _passage(1, hit, [])[1:]
+    lines = _passage(1, hit, [])
+    out += [lines[0].replace("1. ", "", 1), *lines[1:]]  # a passage on its own has no rank
     labels = {"subitem": "·", "example": "例", "note": "注"}
     for below in view["below"]:
         out.append(f"   {labels.get(below['kind'], '·')} " + click.style(below["id"], dim=True))

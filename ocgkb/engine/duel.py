@@ -22,7 +22,7 @@ from .errors import EngineError, IllegalActionError, IllegalChainError
 from .operations import negate_effects_of
 from .state import Card, ChainLink, Player, State, SummonWindow, Turn
 from .verbs import OPERATIONS
-from .zones import MAIN_ZONES, PENDULUM_ZONES, Slot
+from .zones import PENDULUM_ZONES, Slot
 
 TRIGGERS = ("trigger", "flip")  # the effect types set off by something that happened
 __all__ = ["Card", "ChainLink", "Duel", "EngineError", "IllegalActionError", "IllegalChainError", "Player"]
@@ -145,7 +145,7 @@ class Duel(State):
         banished; a monster finding five monsters there is sent to the GY instead."""
         controller = card.returns_to or card.owner
         zone = "monster" if card.spec.kind == MONSTER else "spelltrap"
-        if zone == "monster" and all(self.occupant(controller, n) is not None for n in MAIN_ZONES):
+        if zone == "monster" and not self.free_main_zones(controller):
             self.move(
                 card.key, "gy", "cannot return: the monster zones are full; sent to the GY (§4.3.3.4.4.1/4)"
             )

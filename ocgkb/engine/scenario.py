@@ -301,7 +301,7 @@ def _check_start(scenario: Scenario) -> None:
             if zone != "deck" and not isinstance(entries, list):
                 raise ScenarioError(f"{where}.{player}.{zone} must be a list of cards")
             for entry in entries if isinstance(entries, list) else []:
-                _check_entry(f"{where}.{player}.{zone}", entry)
+                _check_entry(f"{where}.{player}.{zone}", zone, entry)
 
 
 ENTRY_FIELDS = frozenset(
@@ -321,7 +321,7 @@ ENTRY_FIELDS = frozenset(
 )
 
 
-def _check_entry(where: str, entry: Any) -> None:
+def _check_entry(where: str, zone: str, entry: Any) -> None:
     """A card placed at the start: its name, or a mapping of how it stands."""
     if isinstance(entry, str):
         return
@@ -337,7 +337,6 @@ def _check_entry(where: str, entry: Any) -> None:
     for flag in ("summoned_this_turn", "set_this_turn", "attacked_this_turn", "properly_summoned"):
         if not isinstance(entry.get(flag, False), bool):
             raise ScenarioError(f"{where}.{entry['card']}.{flag} must be true or false")
-    zone = where.rsplit(".", 1)[-1]
     if "zone" in entry and (zone != "monsters" or parse_slot(entry["zone"]) is None):
         raise ScenarioError(
             f"{where}.{entry['card']}.zone: a monster's zone is 1–5, emz_left or emz_right, not {entry['zone']!r}"

@@ -235,7 +235,7 @@ class State:
                 raise EngineError(
                     f"{player}'s zone {slot} already holds 「{self.occupant(player, slot).key}」"
                 )
-            free = [n for n in MAIN_ZONES if self.occupant(player, n) is None]
+            free = self.free_main_zones(player)
             if slot is None and not free:
                 raise EngineError(f"{player}'s Main Monster Zones are full (5 zones)")
             card.slot = slot if slot is not None else free[0]
@@ -345,6 +345,10 @@ class State:
                     return card
         return None
 
+    def free_main_zones(self, player: str) -> list[int]:
+        """`player`'s Main Monster Zones no card stands in, leftmost first."""
+        return [n for n in MAIN_ZONES if self.occupant(player, n) is None]
+
     def linked_zones(self, player: str) -> set[Slot]:
         """`player`'s Main Monster Zones a Link monster's arrow points to (连接区, masterrule/18),
         whoever controls the Link monster, and the Extra Monster Zones their own Link
@@ -396,7 +400,7 @@ class State:
                     "zone_not_linked",
                 )
             return wanted
-        free = [n for n in MAIN_ZONES if self.occupant(player, n) is None]
+        free = self.free_main_zones(player)
         allowed = [n for n in free if not linked_only or n in linked]
         if allowed:
             return allowed[0]
@@ -660,7 +664,7 @@ class State:
         if card.zone != "monster" or card.controller == player:
             self.say(f"   「{key}」 is not a monster the other player controls: its control does not change")
             return
-        free = [n for n in MAIN_ZONES if self.occupant(player, n) is None]
+        free = self.free_main_zones(player)
         if not free:
             self.destroy(key, f"is destroyed: {player}'s monster zones are full (§4.3.3.4.7/3)")
             return

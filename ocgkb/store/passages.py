@@ -211,29 +211,26 @@ def passages_below(kb: KnowledgeBase, pid: str) -> list[str]:
 
 def examples_of(kb: KnowledgeBase, anchors: list[str]) -> dict[str, list[str]]:
     """The worked examples of each clause or ruling, in the order of the text."""
-    if not anchors:
-        return {}
-    examples: dict[str, list[str]] = {}
-    for pid, parent in kb.query(
-        f"SELECT id, parent FROM passages WHERE parent IN {IN_JSON} AND kind = 'example' ORDER BY rowid",
-        (json_values(anchors),),
-    ):
-        examples.setdefault(parent, []).append(pid)
-    return examples
+    return _below_of(kb, anchors, "example")
 
 
 def items_of(kb: KnowledgeBase, ids: list[str]) -> dict[str, list[str]]:
     """The sub-items of each passage (the list a clause introduces: 以下 …), in the
     order of the text."""
+    return _below_of(kb, ids, "subitem")
+
+
+def _below_of(kb: KnowledgeBase, ids: list[str], kind: str) -> dict[str, list[str]]:
+    """The passages of one kind under each of these, by parent, in the order of the text."""
     if not ids:
         return {}
-    items: dict[str, list[str]] = {}
+    found: dict[str, list[str]] = {}
     for pid, parent in kb.query(
-        f"SELECT id, parent FROM passages WHERE parent IN {IN_JSON} AND kind = 'subitem' ORDER BY rowid",
-        (json_values(ids),),
+        f"SELECT id, parent FROM passages WHERE parent IN {IN_JSON} AND kind = ? ORDER BY rowid",
+        (json_values(ids), kind),
     ):
-        items.setdefault(parent, []).append(pid)
-    return items
+        found.setdefault(parent, []).append(pid)
+    return found
 
 
 def kind_counts(kb: KnowledgeBase) -> dict[str, int]:

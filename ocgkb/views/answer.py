@@ -51,7 +51,8 @@ def answer(
         # The rules that decide it, not the rulings that merely name the card.
         pool = _situation(kb, asked, named, filters, limit) or pool
     pool, together = _naming_all_first(pool, [c.name for c in named if c.in_texts])
-    honest = why_not(kb, plan, pool, named, verdict, os.path.exists(card_texts_path()))
+    imported = os.path.exists(card_texts_path())  # the user's card texts, once per question
+    honest = why_not(kb, plan, pool, named, verdict, imported)
     if honest is not None:
         pool = _honestly(kb, pool, honest.first)
     notes = verdict.notes + together
@@ -62,7 +63,7 @@ def answer(
 
         status = status_view(kb, [c.name for c in named])
     cards = [{"name": c.name, "in_texts": c.in_texts, **facts.get(c.name, {})} for c in named]
-    readings, warnings = _readings(kb, question, cards)
+    readings, warnings = _readings(kb, question, cards, imported)
     result = {
         "query": question,
         "plan": plan.summary(),
@@ -80,12 +81,14 @@ def answer(
     return result
 
 
-def _readings(kb: KnowledgeBase, question: str, cards: list[dict]) -> tuple[list[dict], list[str]]:
+def _readings(
+    kb: KnowledgeBase, question: str, cards: list[dict], imported: bool
+) -> tuple[list[dict], list[str]]:
     """The readings of the card texts the question quotes or whose cards it names
     (views/card_texts.py), and a warning when the imported texts are damaged. The
     reader and the texts are loaded only when there may be a quote, or a card is
     named and texts were imported."""
-    if not may_quote(question) and not (cards and os.path.exists(card_texts_path())):
+    if not may_quote(question) and not (cards and imported):
         return [], []
     from ocgkb.views.card_texts import question_readings
 

@@ -8,6 +8,8 @@ keys a client may rely on; a view may add keys without breaking a client.
 
 from __future__ import annotations
 
+from ocgkb.query.honesty import REASONS
+
 STR = {"type": "string"}
 INT = {"type": "integer"}
 NUM = {"type": "number"}
@@ -104,7 +106,7 @@ SCHEMAS: dict[str, dict] = {
             }
         ),
         nothing_fits=BOOL,
-        reason=maybe({"enum": ["under_review", "card_text", "referred", "not_in_texts"]}),
+        reason=maybe({"enum": list(REASONS)}),
         message=maybe(STR),
         cards=array({}),
     ),
