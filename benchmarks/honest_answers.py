@@ -15,6 +15,11 @@ dropped (tests/test_questions.py forbids that). A line is
 `{"id", "q", "negative": true, "kind": REASON}` or `{"id", "q", "negative": false,
 "expect": [substrings]}`. A negative counts as honest when `ask` says nothing fits
 with its own reason; "said nothing fits" counts whatever the reason.
+
+honest_c.jsonl and honest_d.jsonl (issue 32, second round) were written blind the
+same way (benchmarks/questions/honest_cd.README.md) and measured first on the code
+before that round's changes (14/25 and 14/25), then once after them; only their
+totals are read. honest_b's misses were read in that round: it is tuned now too.
 """
 
 from __future__ import annotations
@@ -31,7 +36,7 @@ from ocgkb.store.door import open_kb
 from ocgkb.views.answer import answer
 
 ROOT = Path(__file__).resolve().parent.parent
-DEFAULT_FILES = [ROOT / "benchmarks/questions/honest_a.jsonl", ROOT / "benchmarks/questions/honest_b.jsonl"]
+DEFAULT_FILES = [ROOT / f"benchmarks/questions/honest_{x}.jsonl" for x in "abcd"]
 
 
 def main() -> int:
