@@ -224,8 +224,8 @@ def test_annotated_lines_sit_under_their_true_parent(kb):
     from structure import judge, placements
 
     rows = [json.loads(x) for x in Path(ANNOTATIONS).read_text(encoding="utf-8").splitlines() if x.strip()]
-    by_line, by_id, headings = placements(kb)
-    right = sum(judge(row, by_line, by_id, headings) for row in rows)
+    placed = placements(kb)
+    right = sum(judge(row, *placed) for row in rows)
     assert right / len(rows) >= 0.9, f"{right}/{len(rows)}"
 
 
@@ -243,3 +243,47 @@ def test_a_term_heads_its_definition_not_the_paragraphs_after_it(db):
         "SELECT COUNT(*) FROM passages WHERE doc = 'tournament' AND section IS NOT NULL GROUP BY section"
     ).fetchall()
     assert max(n for (n,) in sizes) <= 6
+
+
+PARAGRAPH_LIST = """\
+判定有两种：
+攻击表示怪兽与守备表示怪兽：比较攻击力和守备力。
+直接攻击：给予攻击力数值的伤害。
+之后的一段话。
+记述方式有两种：
+1：当……时。
+2：……的场合。
+常见的场景：不是第3种方式。
+"""
+
+
+def test_paragraphs_after_a_colon_line_are_its_list_while_labelled():
+    """001's layout: labelled lines after a line ending in a colon are its items; a
+    numbered list ends where its numbers do, a plain line ends any list."""
+    lines, ids, _ = parsed(PARAGRAPH_LIST, "paragraphs", headings="none", kind="paragraph")
+    assert [parent_line(lines, ids, n) for n in (2, 3, 4)] == [1, 1, None]
+    assert [lines[n].kind for n in (2, 3, 4)] == ["subitem", "subitem", "paragraph"]
+    assert [parent_line(lines, ids, n) for n in (6, 7, 8)] == [5, 5, None]
+
+
+@pytest.mark.parametrize(
+    "doc, line, items",
+    [
+        # 000 §3.1.5.1: 以下种类的魔法卡。 then its kinds as ● lines of their own.
+        ("rulebook", 107, [108, 109, 110, 111, 112]),
+        # 001: the two ways a trigger's time is written, 1： and 2：.
+        ("masterrule", 263, [265, 267]),
+        # 003: the five kinds of monster effect, labelled 翻转效果：… (the two kinds 003
+        # adds after them, and 同调怪物：…, are labelled alike and follow: the first five).
+        ("tournament", 147, [149, 151, 153, 155, 157]),
+        # 004: 咒文速度一览： and its three speeds; 连锁照以下清算 and its steps.
+        ("guide", 42, [43, 45, 47]),
+        ("guide", 62, [63, 64, 65, 66, 67]),
+    ],
+)
+def test_a_clause_that_introduces_a_list_carries_it(db, doc, line, items):
+    clause = passage_at(db, doc, line)
+    below = db.execute(
+        "SELECT line FROM passages WHERE parent = ? AND kind = 'subitem' ORDER BY line", (clause["id"],)
+    ).fetchall()
+    assert [r[0] for r in below][: len(items)] == items

@@ -21,6 +21,8 @@ from ocgkb.text.textchecks import damage_flags
 HEADING = re.compile(r"^(\d+(?:\.\d+)*)[ \u3000]+(\S.*)$")
 EXAMPLE = re.compile(r"^例\s*[：:]\s*")
 STEP = re.compile(r"^\d+\s*[.．、](?!\d)")  # 1.从自己场上… : a numbered step of a clause
+# ●…是以下种类的魔法卡。 says what follows, not 4星以下 nor （以下略称…）.
+INTRODUCES = re.compile(r"(?<![0-9０-９星个张级阶])(?:以下|如下|下列)(?!略|的?简称)[^。：:]*[。：:]$")
 
 
 def parent_number(number: str, known: set[str]) -> str | None:
@@ -58,6 +60,7 @@ def read_rulebook(text: str, name: str, file: str, title: str) -> ParsedDocument
     section: Section | None = None
     clause: Passage | None = None
     last: Passage | None = None
+    lister: Passage | None = None  # a clause whose list is ● lines, while they last
     new_id = _Ids()
 
     for index, raw in enumerate(lines):
@@ -68,26 +71,21 @@ def read_rulebook(text: str, name: str, file: str, title: str) -> ParsedDocument
         if not stripped:
             continue
         heading = HEADING.match(stripped)
-        if heading:
-            number, heading_title = heading.group(1), heading.group(2).strip()
-            section = Section(
-                number, heading_title, name, line_no, parent_number(number, known), len(doc.sections)
-            )
-            known.add(number)
-            doc.sections.append(section)
-            clause = last = None
-            continue
-        if section is None:
-            doc.notes.append(f"{file}:{line_no}: text before the first section, kept as a paragraph")
-            section = Section("0", title, name, line_no)
-            known.add("0")
-            doc.sections.append(section)
+        if heading or section is None:
+            section = _open_section(doc, heading, known, line_no)
+            if heading:
+                clause = last = None
+                continue
         base = section.number
         topic = f"{section.number} {section.title}"
         make = functools.partial(_passage, name, stripped, line_no, section.number, topic)
 
-        if stripped.startswith("●"):
+        if stripped.startswith("●") and _goes_on_list(lister, last, section):
+            last = make("subitem", new_id(base, ""), lister.id)  # type: ignore[union-attr]
+            doc.passages.append(last)
+        elif stripped.startswith("●"):
             clause = last = make("clause", new_id(base, ""), None)
+            lister = clause if INTRODUCES.search(stripped) else None
             doc.passages.append(clause)
         elif EXAMPLE.match(stripped):
             owner = clause.id if clause else base
@@ -108,6 +106,27 @@ def read_rulebook(text: str, name: str, file: str, title: str) -> ParsedDocument
 
     _finish(doc)
     return doc
+
+
+def _open_section(doc: ParsedDocument, heading: re.Match | None, known: set[str], line_no: int) -> Section:
+    """The section a heading opens, or section 0 for text before the first heading."""
+    if heading:
+        number, title = heading.group(1), heading.group(2).strip()
+        section = Section(number, title, doc.name, line_no, parent_number(number, known), len(doc.sections))
+    else:
+        doc.notes.append(f"{doc.file}:{line_no}: text before the first section, kept as a paragraph")
+        number, section = "0", Section("0", doc.title, doc.name, line_no)
+    known.add(number)
+    doc.sections.append(section)
+    return section
+
+
+def _goes_on_list(lister: Passage | None, last: Passage | None, section: Section) -> bool:
+    """A ● line on the list of a clause that introduces one made of ● lines (3.1.5.1:
+    以下种类的魔法卡。 then ●记载了「仪式」…), which runs to the end of its section."""
+    if lister is None or last is None or lister.section != section.number:
+        return False
+    return last is lister or (last.parent == lister.id and last.text.startswith("●"))
 
 
 class _Ids:

@@ -67,6 +67,8 @@ TERM_MAX = 20
 HEADER, INTRO, TERM, ITEM, PLAIN = range(5)
 LAYOUTS = ("indented", "outline", "paragraphs")
 _LABELLED = re.compile(r"^[^，。：:「」“”]{1,10}[：:]\s*\S")
+# An item of a list in paragraphs: a label of a few words or a number, then a colon.
+_PARAGRAPH_LABEL = re.compile(r"^([^，。：:「」“”（(]{1,16}?)(?:指的是)?[：:]\s*\S")
 # Notes written inline: 注意：… PS：… 特别提醒：… ※… *…
 _INLINE_NOTE = re.compile(r"^(?:注意|备注|PS|ps|特别提醒|提醒|小技巧)\s*[：:]|^[※*＊]")
 _TERMINAL = "。！？!?）)」』”"
@@ -91,8 +93,8 @@ def is_heading(
         and _WORD.search(text) is not None  # 「;」 names nothing
         and not text.startswith(_LIST_INTRO)  # 以下的效果是…的例子 introduces a list
     )
-    if style == "short-line":
-        return looks_like_heading
+    if style == "short-line":  # with no blank lines to tell, 连锁照以下清算 introduces a list
+        return looks_like_heading and not any(w in text for w in _LIST_INTRO)
     closes_block = (
         previous_line is not None and previous_line.strip() != "" and previous_line != previous_line.lstrip()
     )
@@ -375,7 +377,7 @@ class _TopicReader:
             self._add(line_no, stripped, self.default_kind, self.last.id)  # an aside on the line before
             return
         if self.layout == "paragraphs":  # every line its own paragraph; a list under the one before
-            rank = ITEM if SUBITEM.match(stripped) else PLAIN
+            rank = ITEM if SUBITEM.match(stripped) or self._labels_next_item(stripped) else PLAIN
             self.owners = []
         else:
             rank = self._rank(index, stripped)
@@ -413,14 +415,22 @@ class _TopicReader:
         else:  # a numbered item owns nothing but its wrapped second line (read before)
             while self.owners and NUMBERED.match(self.owners[-1].passage.text):
                 self.owners.pop()
-            # A plain line after an introduced list ends it (text with no headings to end it).
-            if self.owners and self.owners[-1].rank == INTRO and self.last is not self.owners[-1].passage:
+            # A plain line after an introduced list ends it in text with no headings to end it.
+            if (
+                self.headings == "none"
+                and self.owners
+                and self.owners[-1].rank == INTRO
+                and self.last is not self.owners[-1].passage
+            ):
                 if self.last is not None and self.last.parent == self.owners[-1].passage.id:
                     self.owners.pop()
         owner = self.owners[-1].passage if self.owners else None
-        kind = "subitem" if SUBITEM.match(stripped) or BULLET.match(stripped) else self.default_kind
         if owner is None and rank == ITEM and not BULLET.match(stripped) and not restarts:
             owner = self.lead  # a list (1．…, 名称：…) under the statement that opens it; ·X：… stands alone
+        # A marked line is a sub-item, and so is an item of the list a line introduces.
+        introduced = owner is not None and _introduces(owner.text)
+        marked = SUBITEM.match(stripped) or BULLET.match(stripped)
+        kind = "subitem" if marked or introduced else self.default_kind
         passage = self._add(line_no, stripped, kind, owner.id if owner else None)
         if rank < PLAIN:
             self.owners.append(_Owner(rank, passage))
@@ -435,21 +445,35 @@ class _TopicReader:
             return HEADER  # ●有关违反规则和二次违规。 heads what follows
         heading = _INTRO_END.sub("", body)
         short = heading != body and len(heading) <= HEADING_MAX and not _SENTENCE.search(heading)
-        if short and self.headings != "none":
+        following = self.nonblank_after[index]
+        leads_on = following is not None and self._is_item(self.lines[following].strip())
+        if short and self.headings != "none" and not leads_on:
             return TERM  # 回合玩家的优先权： heads what follows, as ·洗牌 does, where the text has headings
         if bullet and len(body) <= TERM_MAX and not _SENTENCE.search(body):
             return TERM
         if self._is_item(stripped):
             return ITEM
-        following = self.nonblank_after[index]
-        leads_on = following is not None and self._is_item(self.lines[following].strip())
         # Said under nothing but a ●header (代表性的违规… over its numbered list), not under a term.
         heads = self.term is None and (not self.owners or self.owners[-1].rank == HEADER)
-        if _INTRO_END.search(stripped) or (
-            leads_on and heads and (any(w in stripped for w in _LIST_INTRO) or self.owners)
-        ):
+        says_list = any(w in stripped for w in _LIST_INTRO)
+        if _introduces(stripped) or (leads_on and heads and (says_list or self.owners)):
             return INTRO
         return PLAIN
+
+    def _labels_next_item(self, stripped: str) -> bool:
+        """In paragraphs, a labelled line (攻击表示怪兽与守备表示怪兽：…, 1：…) that goes on
+        the list a paragraph ending in a colon introduces; a numbered list ends where
+        its numbers do."""
+        lead, last = self.lead, self.last
+        label = _PARAGRAPH_LABEL.match(stripped)
+        if lead is None or last is None or not label or not _INTRO_END.search(lead.text):
+            return False
+        if last is lead:
+            return True
+        numbered = _PARAGRAPH_LABEL.match(last.text)
+        return last.parent == lead.id and bool(numbered) and (
+            numbered.group(1).isdigit() == label.group(1).isdigit()
+        )
 
     @staticmethod
     def _is_item(stripped: str) -> bool:
@@ -514,6 +538,13 @@ def _closest(text: str, statements: list[Passage]) -> Passage:
 
     best = max(statements, key=overlap)
     return best if overlap(best) > overlap(statements[0]) else statements[0]
+
+
+def _introduces(text: str) -> bool:
+    """A line that introduces a list: it ends in a colon, or it is short, says 以下 and
+    holds no sentence (连锁照以下清算)."""
+    short_list = len(text) <= HEADING_MAX and not _SENTENCE.search(text)
+    return _INTRO_END.search(text) is not None or (short_list and any(w in text for w in _LIST_INTRO))
 
 
 def _sub_label(owner: Passage, line: str) -> bool:
