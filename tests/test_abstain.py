@@ -106,9 +106,11 @@ def test_a_card_no_passage_mentions_is_recognised_and_reported(cli, cli_json):
     assert view["nothing_fits"] is True
     assert view["notes"] == ["No ruling in the texts mentions 「灰流丽」"]
     assert view["hits"]  # the rules that decide it, as the nearest passages
+    # Nothing settles it and no passage mentions Ash: what is known of it is its own text.
+    assert view["reason"] == "card_text"
     out = cli("ask", ASH).output
-    # Whether the texts answer comes first, then the cards the question names.
-    assert out.startswith(NOTHING_FITS)
+    # Why the texts do not answer comes first, then the cards the question names.
+    assert out.startswith(view["message"])
     assert (
         out.index("No ruling in the texts mentions 「灰流丽」")
         < out.index("「灰流丽」 Ash Blossom")
@@ -282,12 +284,18 @@ def test_abstention_holds_on_the_sets_it_was_set_on_and_one_it_was_not(kb):
     [
         # 002 marks this point 调整中: the passage saying so comes first.
         ("通常抽卡前被丢弃的暗道化师彼得，抽卡后效果还能发动吗", "under_review", "rulings/通常抽卡/13"),
+        # 001 says 连接魔法调整中……: so short a point is found by its subject, in either language.
+        ("连接魔法卡发动的时候要注意什么", "under_review", "masterrule/25"),
+        ("Are Link Spells legal now?", "under_review", "masterrule/25"),
         # What a card's own text says: no rule text prints it.
         ("红色重启要支付多少基本分", "card_text", None),
         ('Is Maxx "C" once per turn?', "card_text", None),
+        # Nothing settles it, and no passage mentions the card: its own text is what is known.
+        ("无限泡影盖放的回合能从手卡用吗", "card_text", None),
         # 003 hands penalties to the penalty guidelines, which are not among the texts.
         ("比赛迟到会受到什么处罚", "referred", "tournament/36"),
         ("What penalty do I get for a marked sleeve?", "referred", "tournament/36"),
+        ("偷看对手的手卡被发现了怎么罚", "referred", "tournament/36"),
     ],
 )
 def test_the_answer_says_why_the_texts_do_not_settle_it(cli_json, question, reason, first):

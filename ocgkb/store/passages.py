@@ -233,6 +233,11 @@ def _below_of(kb: KnowledgeBase, ids: list[str], kind: str) -> dict[str, list[st
     return found
 
 
+def passages_saying(kb: KnowledgeBase, phrase: str) -> list[sqlite3.Row]:
+    """(id, text, topic) of every passage whose text holds the phrase."""
+    return kb.query("SELECT id, text, topic FROM passages WHERE text LIKE ?", (f"%{phrase}%",))
+
+
 def kind_counts(kb: KnowledgeBase) -> dict[str, int]:
     """How many passages there are of each kind."""
     return {r[0]: r[1] for r in kb.query("SELECT kind, count(*) FROM passages GROUP BY kind")}
