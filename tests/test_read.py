@@ -709,3 +709,19 @@ def test_a_community_wording_of_the_card_name_limit_reads_as_the_official_one(li
     """此卡名的效果1回合仅可使用1次 (a community translation) is 这个卡名的效果1回合只能使用1次."""
     reading = read_card_text("①：此卡召唤成功时才能发动。从卡组把1只怪兽加入手卡。" + limit)
     assert reading["effects"][0]["once_per_turn"] == "card_name"
+
+
+@pytest.mark.parametrize(
+    "header, limits",
+    [
+        # One of the two per turn, under the card's name (a community wording).
+        ("此卡名的①②的效果1回合1次只能使用其中任意1个。", ["card_name", "card_name"]),
+        # Limits on this card's effects, not its name.
+        ("①②的效果1回合各能使用1次。", ["this_card", "this_card"]),
+        ("这张卡的①的效果1回合只能使用1次。", ["this_card", "none"]),
+    ],
+)
+def test_a_header_limit_reaches_the_effects_it_numbers(header, limits):
+    body = "①：此卡召唤成功时才能发动。从卡组把1只怪兽加入手卡。\n②：此卡被破坏的场合才能发动。自己抽1张。"
+    reading = read_card_text(header + "\n" + body)
+    assert [e["once_per_turn"] for e in reading["effects"]] == limits

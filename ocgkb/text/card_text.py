@@ -22,7 +22,7 @@ CITES = {
     "trigger": "masterrule/106",
     "optional": "masterrule/107",
     "quick": "masterrule/108",
-    "flip": "guide/咒文速度一览/1",  # flip effects among spell speed 1
+    "flip": "guide/咒文速度/3",  # flip effects among spell speed 1
     "continuous": "4.2.1/3",  # 000: applies without a chain while face-up
     "activation": "4.2.1/2",  # 000: a spell or trap face-up on the field is its activation
     "other": "4.2.1.1/1",  # 000: a spell or trap's effect other than its activation
@@ -110,8 +110,15 @@ TARGET = re.compile(
 # community wordings (此卡名的效果1回合仅可使用1次).
 ONLY = r"(?:只能|仅可|仅能|只可)"
 # An old text names the card itself: 「X」的效果1回合只能使用1次.
+# 1回合1次只能使用其中任意1个 says the same as 1回合只能使用1个.
 CARD_NAME_ONCE = re.compile(
-    rf"(?:这个卡名|此卡名)的[^。]*(?:1|每|一)回合(?:{ONLY}|各能|只有)|^「[^」]+」的效果[^。]*(?:1|每|一)回合{ONLY}"
+    rf"(?:这个卡名|此卡名)的[^。]*(?:1|每|一)回合(?:(?:1|一)次)?(?:{ONLY}|各能|只有)"
+    rf"|^「[^」]+」的效果[^。]*(?:1|每|一)回合{ONLY}"
+)
+# A header limiting numbered effects of this card, not its name: ①②的效果1回合各能使用1次,
+# 这张卡的①的效果1回合只能使用1次.
+THIS_CARD_HEADER = re.compile(
+    rf"^(?:这张卡|此卡)?的?[{NUMBERS}]+的效果[^。]*(?:1|每|一)回合(?:(?:1|一)次)?(?:{ONLY}|各能)"
 )
 # 这个卡名的卡在1回合只能发动1张: a limit on the card's activation alone (000 §5.1).
 CARD_ACTIVATIONS_ONCE = re.compile(rf"(?:这个卡名|此卡名)的卡[^。]*(?:1|每|一)回合{ONLY}发动(?:1|一)张")
@@ -307,6 +314,8 @@ def _split(text: str) -> tuple[list[tuple[int, str]], dict[int, str]]:
             this_one = [current] if current and "这个效果" in sentence else [0]
             named = [NUMBERS.index(c) + 1 for c in sentence if c in NUMBERS] or this_one
             header_once.update(dict.fromkeys(named, "card_name"))
+        elif THIS_CARD_HEADER.search(sentence.strip()) and not _numbered(sentence):
+            header_once.update({NUMBERS.index(c) + 1: "this_card" for c in sentence if c in NUMBERS})
         elif not (CARD_NAME_ONCE_PER_DUEL.search(sentence) and not _numbered(sentence)):
             body.append(sentence.strip())
     joined = "".join(body)
