@@ -83,7 +83,8 @@ CHINESE = [
     ("①：自己准备阶段发动。自己失去500基本分。", "monster", [E("trigger", 1, False)]),
     ("①：自己·对方的准备阶段才能发动。自己回复500基本分。", "monster", [E("trigger", 1, True)]),
     ("①：这张卡在墓地存在的场合，对方把怪兽召唤时才能发动。这张卡加入手卡。", "monster", [TRIGGER_WHEN]),
-    ("①：这张卡反转的场合才能发动。自己抽1张。", "monster", [TRIGGER_IF]),
+    # 002 反转怪兽: the modern wording of a flip effect (反转： in old texts).
+    ("①：这张卡反转的场合才能发动。自己抽1张。", "monster", [TRIGGER_IF._replace(kind="flip")]),
     ("①：这张卡和对方怪兽进行战斗的伤害计算后发动。那只对方怪兽破坏。", "monster", [E("trigger", 1, False)]),
     ("①：这张卡和对方怪兽进行战斗的伤害步骤开始时才能发动。那只对方怪兽除外。", "monster", [TRIGGER_WHEN]),
     ("①：这张卡被除外的场合，以自己墓地1只怪兽为对象才能发动。那只怪兽加入手卡。", "monster", [TRIGGER_IF._replace(targets=True, condition="这张卡被除外的场合")]),
@@ -133,9 +134,9 @@ CHINESE = [
     ("「秘仪的祭坛」降临。这张卡不用仪式召唤不能特殊召唤。①：这张卡仪式召唤成功的场合才能发动。自己抽1张。", "monster", [E("summon_condition", n=0), TRIGGER_IF._replace(n=1)]),
     ("这张卡的卡名在规则上也当作「星灯」卡使用。①：自己主要阶段才能发动。自己抽1张。", "monster", [IGNITION._replace(n=1)]),
     # Flip effects.
-    ("反转：对方场上1只怪兽破坏。", "monster", [E("flip", 1, False)]),  # activated, mandatory
-    ("反转：以场上1张卡为对象，那张卡回到持有者手卡。", "monster", [E("flip", 1, False, targets=True)]),
-    ("反转：可以从卡组把1只怪兽加入手卡。", "monster", [E("flip", 1, True)]),
+    ("反转：对方场上1只怪兽破坏。", "monster", [E("flip", 1, False, can_miss_timing=False)]),  # activated, mandatory
+    ("反转：以场上1张卡为对象，那张卡回到持有者手卡。", "monster", [E("flip", 1, False, can_miss_timing=False, targets=True)]),
+    ("反转：可以从卡组把1只怪兽加入手卡。", "monster", [E("flip", 1, True, can_miss_timing=False)]),
     # Old wordings: a state and what holds in it is continuous; a cost after 可以; 「X」的效果 limits by name.
     ("这张卡没有超量素材的场合，这张卡不能攻击。", "monster", [E("continuous")]),
     (
@@ -214,8 +215,8 @@ JAPANESE = [
     ("①：自分の墓地のモンスター１体を除外して発動できる。自分は１枚ドローする。", "monster", [IGNITION._replace(cost="自分の墓地のモンスター1体を除外して", condition=None)]),
     ("このカード名の①の効果はデュエル中に１度しか使用できない。①：自分メインフェイズに発動できる。自分は２枚ドローする。", "monster", [IGNITION._replace(n=1)]),
     ("①：相手メインフェイズに、このカードをリリースして発動できる。相手フィールドのカード１枚を破壊する。", "monster", [QUICK._replace(cost="このカードをリリースして", condition="相手メインフェイズに")]),
-    ("リバース：フィールドのモンスター１体を対象としてそのモンスターを破壊する。", "monster", [E("flip", 1, False, targets=True)]),
-    ("リバース：自分はデッキから１枚ドローできる。", "monster", [E("flip", 1, True)]),
+    ("リバース：フィールドのモンスター１体を対象としてそのモンスターを破壊する。", "monster", [E("flip", 1, False, can_miss_timing=False, targets=True)]),
+    ("リバース：自分はデッキから１枚ドローできる。", "monster", [E("flip", 1, True, can_miss_timing=False)]),
     ("①：このカードがモンスターゾーンに存在する限り、自分フィールドのモンスターの攻撃力は３００アップする。", "monster", [CONTINUOUS]),
     ("①：このカードの発動時の効果処理として、デッキから植物族モンスター１体を手札に加える事ができる。②：自分フィールドの植物族モンスターの攻撃力は２００アップする。", "field_spell", [E("activation", 1, True, n=1), CONTINUOUS._replace(n=2)]),
     ("このカード名のカードは１ターンに１枚しか発動できない。①：フィールドのカード１枚を対象として発動できる。そのカードを破壊する。", "quick_play_spell", [E("activation", 2, True, targets=True, once_per_turn="card_name")]),
@@ -235,8 +236,8 @@ ENGLISH = [
     ('You can only use the 2nd effect of "Lantern Keeper" once per turn. During your Main Phase: You can draw 1 card. If this card is sent to the GY: You can draw 1 card.', "monster", [IGNITION, TRIGGER_IF._replace(once_per_turn="card_name")]),
     ("You can Tribute this card; Special Summon 1 monster from your hand. You cannot Special Summon from the Extra Deck for the rest of this turn.", "monster", [IGNITION._replace(cost="Tribute this card", condition=None)]),
     ('You can only use this effect of "Lantern Keeper" once per Duel. During your Main Phase: You can draw 2 cards.', "monster", [IGNITION._replace(n=1)]),
-    ("FLIP: Target 1 card on the field; destroy it.", "monster", [E("flip", 1, False, targets=True)]),
-    ("FLIP: You can draw 1 card.", "monster", [E("flip", 1, True)]),
+    ("FLIP: Target 1 card on the field; destroy it.", "monster", [E("flip", 1, False, can_miss_timing=False, targets=True)]),
+    ("FLIP: You can draw 1 card.", "monster", [E("flip", 1, True, can_miss_timing=False)]),
     # A translation's own numbers: (1) and (2) kept, a sentence without one carries on.
     (
         'You can only use each effect of "Lantern Sage" once per turn. (1) If this card is Normal Summoned: '
@@ -338,7 +339,7 @@ def test_a_resolution_sentence_referring_back_does_not_open_an_effect():
         ("①：对方主要阶段，把这张卡从手卡丢弃才能发动。对方场上1只怪兽破坏。", "quick", 2),
         ("①：战斗阶段，把这张卡解放才能发动。对方场上1只怪兽破坏。", "quick", 2),
         ("①：自己准备阶段发动。自己受到500伤害。", "trigger", 1),
-        ("①：这张卡反转的场合才能发动。自己抽1张。", "trigger", 1),
+        ("①：这张卡反转的场合才能发动。自己抽1张。", "flip", 1),
         ("这张卡不会被战斗破坏。", "continuous", None),
     ],
 )
@@ -725,3 +726,27 @@ def test_a_header_limit_reaches_the_effects_it_numbers(header, limits):
     body = "①：此卡召唤成功时才能发动。从卡组把1只怪兽加入手卡。\n②：此卡被破坏的场合才能发动。自己抽1张。"
     reading = read_card_text(header + "\n" + body)
     assert [e["once_per_turn"] for e in reading["effects"]] == limits
+
+
+def test_a_flip_effect_in_either_wording_is_a_flip_effect_that_cannot_miss_the_timing():
+    for text in ("反转：选择场上1张卡破坏。", "①：这张卡反转的场合才能发动。从卡组把1只怪兽加入手卡。"):
+        effect = read_card_text(text, "monster")["effects"][0]
+        assert effect["kind"] == "flip" and effect["can_miss_timing"] is False, text
+
+
+def test_an_old_phase_effect_is_a_mandatory_trigger():
+    effect = read_card_text("自己的准备阶段时，给与对方基本分300分伤害。", "monster")["effects"][0]
+    assert (effect["kind"], effect["optional"], effect["trigger_wording"]) == ("trigger", False, "when")
+    assert effect["condition"] == "自己的准备阶段时"
+
+
+def test_detaching_written_first_is_a_cost():
+    text = "①：取除这张卡1个超量素材才能发动。自己抽1张。"
+    effect = read_card_text(text, "monster")["effects"][0]
+    assert effect["cost"] == "取除这张卡1个超量素材" and effect["condition"] is None
+
+
+def test_a_continuous_traps_effect_paid_with_itself_is_not_its_activation():
+    text = "只要这张卡在场上存在，自己场上的怪兽的攻击力上升300。对方怪兽的攻击宣言时，可以把这张卡送去墓地，那次攻击无效。"
+    effects = read_card_text(text, "continuous_trap")["effects"]
+    assert [(e["n"], e["kind"]) for e in effects] == [(0, "activation"), (1, "continuous"), (2, "other")]

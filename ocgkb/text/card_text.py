@@ -92,6 +92,7 @@ STATE = re.compile(r"(?:存在|没有|只有|以下|以上|在墓地|在手卡|�
 HAPPENING = re.compile(
     r"被|成功|送去|送到|召唤|破坏|除外|加入|宣言|受到|给与|反转|离开|回到|抽|发动|丢弃|解放|选择|成为"
     r"|攻击|开始|结束|变更|变成|盖放|放置|移动|装备|战斗|回复|支付|返回|里侧|表侧|翻开|确认"
+    r"|准备阶段|结束阶段"  # a phase comes: 自己的准备阶段时，…
 )
 # An old text's event condition, without 发动: "此卡被破坏时，可以…".
 OLD_EVENT = re.compile(r"^((?!只要)[^。，]*?(?:时|的场合|的情况下))[，,]")
@@ -120,6 +121,8 @@ CARD_NAME_ONCE = re.compile(
 THIS_CARD_HEADER = re.compile(
     rf"^(?:这张卡|此卡)?的?[{NUMBERS}]+的效果[^。]*(?:1|每|一)回合(?:(?:1|一)次)?(?:{ONLY}|各能)"
 )
+# 这张卡反转的场合才能发动: a flip effect in the ygopro wording (反转： in the official one).
+FLIPPED = re.compile(r"(?:这张卡|此卡)(?:被)?反转的(?:场合|情况下)")
 # 这个卡名的卡在1回合只能发动1张: a limit on the card's activation alone (000 §5.1).
 CARD_ACTIVATIONS_ONCE = re.compile(rf"(?:这个卡名|此卡名)的卡[^。]*(?:1|每|一)回合{ONLY}发动(?:1|一)张")
 ACTIVATION_LIMIT = -1  # the key of that limit among the header's limits
@@ -204,10 +207,12 @@ CARD_NAME_ONCE_PER_DUEL = re.compile(r"(?:这个卡名|此卡名)的[^。]*决�
 COST_CLAUSE = re.compile(
     r"(?:把|将|支付|丢弃|解放|让)[^，]*?"
     r"(?:送去墓地|除外|解放|丢弃|基本分|回到[^，]*卡组(?:最上面|最下面)?|取除(?:\d+个)?|给对方观看|作为cost)$"
-    r"|^(?:从[^，]*?)?(?:丢弃|解放|支付)[^，]*$|超量素材取除$"
+    r"|^(?:从[^，]*?)?(?:丢弃|解放|支付|取除)[^，]*$|超量素材取除$"
 )
+# A cost paid with the card itself: 把这张卡送去墓地, 将此卡除外, 这张卡解放.
+SELF_COST = re.compile(r"(?:这张卡|此卡)[^，]{0,4}(?:送去墓地|除外|解放|回到)")
 # Where a cost clause's words begin: a 从… stretch leads into its 把 or 丢弃.
-COST_START = re.compile(r"从[^，把将]*?(?=把|将|丢弃|解放)|把|将|支付|丢弃|解放|让")
+COST_START = re.compile(r"从[^，把将]*?(?=把|将|丢弃|解放)|把|将|支付|丢弃|解放|^取除|让")
 # A sentence of an unnumbered text that opens a new effect: it says how the
 # effect applies (activation, 只要, 1回合1次, 反转), says another begins (此外,
 # an old text's また) or opens on an event condition that does not refer back to
@@ -515,7 +520,7 @@ def _kind(body: str, stretch, event, card_kind: str | None, chain_response: bool
     """The effect's kind from its markers."""
     if SUMMON_CONDITION.search(body) and not stretch:
         return "summon_condition"
-    if body.startswith("反转") or "反转：" in body:
+    if body.startswith("反转") or "反转：" in body or FLIPPED.search(stretch[0] if stretch else ""):
         return "flip"
     if card_kind not in (None, "monster"):
         return "other" if stretch else "continuous"
@@ -620,6 +625,15 @@ def _misses(effect: dict, chain_response: bool, say) -> bool | None:
         )
         return None
     wording = effect["trigger_wording"]
+    if effect["kind"] == "flip" and wording != "when":
+        # 反转： and 反转的场合 say no 'when' (…时): only a 'when' effect can miss (001).
+        say(
+            about,
+            "cannot miss the timing: a flip effect, not worded 'when' (…时)",
+            "不会错过时点：反转效果，没有“…时”的记述",
+            "if_never_misses" if wording == "if" else "when_misses",
+        )
+        return False
     # A spell or trap's effect other than its activation waits on its event as a trigger does.
     if effect["kind"] not in ("trigger", "activation", "other") or wording is None:
         return None
@@ -703,5 +717,7 @@ def _is_the_activation(effect: dict, card_kind: str) -> bool:
     if card_kind in ("continuous_spell", "field_spell", "equip_spell"):
         return False
     if card_kind == "continuous_trap":
-        return effect["kind"] == "other" and effect["once_per_turn"] == "none"
+        # Nor one that pays with the card itself (把这张卡送去墓地): it is on the field already.
+        pays_itself = SELF_COST.search(effect["cost"] or "")
+        return effect["kind"] == "other" and effect["once_per_turn"] == "none" and not pays_itself
     return effect["kind"] in ("other", "continuous")
