@@ -65,7 +65,8 @@ INDENTED = """\
 
 def test_indented_layout_places_every_line_by_its_column():
     lines, ids, doc = parsed(INDENTED, "indented")
-    assert lines[3].kind == lines[4].kind == "ruling" and parent_line(lines, ids, 4) is None
+    # An undated line right under an undated statement says more of it: one ruling.
+    assert lines[3] is lines[4] and lines[3].kind == "ruling" and parent_line(lines, ids, 4) is None
     assert parent_line(lines, ids, 6) == parent_line(lines, ids, 7) == 3  # examples of the paragraph
     # A line with no card and no date in an example block is a statement again,
     # opening a paragraph with its own examples.
@@ -86,6 +87,15 @@ def test_indented_layout_places_every_line_by_its_column():
     note = lines[26]
     assert note.kind == "note" and note.line_end == 27 and lines[27] is note
     assert parent_line(lines, ids, 26) == 20 and parent_line(lines, ids, 29) == 26
+
+
+def test_a_dated_line_or_a_list_is_a_statement_of_its_own():
+    """A date closes a ruling, and a line ending in a colon opens a list: neither
+    joins the statement above it, though no blank line parts them."""
+    text = "话题\n\n规则甲。17/3/24\n规则乙。\n分为以下2种：\n规则丙。\n"
+    lines, ids, _ = parsed(text, "indented")
+    assert len({id(lines[n]) for n in (3, 4, 5)}) == 3
+    assert lines[4] is not lines[5] and lines[5].text == "分为以下2种："
 
 
 OUTLINE = """\
@@ -208,9 +218,12 @@ def test_the_tournament_lists_keep_their_header(db):
 
 
 def test_the_build_report_names_the_fallback_parents(build_report):
-    named = build_report["fallback_parents"]
-    assert named and all("(" in item and "):" in item for item in named)
-    assert any("002_f97eb8be8aef8e80.txt:211" in item for item in named)
+    """Where neither layout says, the parser falls back and says so. The real texts
+    no longer need it (a paragraph's undated lines are one statement); two dated
+    statements with a sub-rule under them still do."""
+    assert build_report["fallback_parents"] == []
+    _, _, doc = parsed("话题\n\n规则甲。17/3/24\n规则乙。17/3/25\n  • 子规则。\n", "indented")
+    assert doc.fallbacks == ["t/话题/3 (t.txt:5): a sub-rule after several statements: under the paragraph's first"]
 
 
 def test_annotated_lines_sit_under_their_true_parent(kb):

@@ -423,7 +423,7 @@ def test_unknown_concept_is_404(web_client):
 def test_passage_permalink(web_client, pid, text):
     main = main_of(web_client.get("/p/" + pid).text)
     assert passage_ids(main)[0] == pid
-    assert f'<p class="text">{text}</p>' in main
+    assert f'<p class="text">{text}' in main  # a ruling may go on for more lines
     assert f"条文 {pid}</nav>" in main
 
 

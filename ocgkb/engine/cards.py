@@ -174,7 +174,7 @@ class CardSpec:
     made_up: bool = False
     # Which real card it is (its password), where the name alone does not say.
     password: int | None = None
-    # A token (衍生物): not a real card; it exists only on the field (rulings/衍生物/3).
+    # A token (衍生物): not a real card; it exists only on the field (rulings/衍生物/1).
     token: bool = False
     # A maintenance cost (维持cost): LP its controller pays in each of their standby phases,
     # or the card is destroyed. It is not an effect: negating the card does not lift it.

@@ -640,7 +640,7 @@ class Duel(State):
         if len(materials) < count:
             raise rules.illegal(
                 f"「{card.key}」 has {len(materials)} Xyz material(s), not the {count} to detach",
-                "rulings/X素材/7",
+                "rulings/X素材/3",
                 "cannot_pay",
             )
         for key in materials[:count]:

@@ -185,7 +185,7 @@ def _attach(duel: State, source: Card, op: dict, chosen: list[str], link: ChainL
         return
     for key in chosen:
         if duel.card(key).spec.token:
-            duel.say(f"   「{key}」 is a token: it cannot be an Xyz material (rulings/衍生物/4)")
+            duel.say(f"   「{key}」 is a token: it cannot be an Xyz material (rulings/衍生物/1)")
         elif key != xyz.key:
             duel.attach(key, xyz.key, f"becomes an Xyz material of 「{xyz.key}」")
 

@@ -218,13 +218,13 @@ def check_activation(duel: State, card: Card, effect: Effect, player: str) -> No
         raise illegal(
             f"「{card.key}」 was set again this turn when its activation was negated: it can be activated "
             "again from the next turn",
-            "rulings/也当作陷阱卡使用的陷阱怪兽/13",
+            "rulings/也当作陷阱卡使用的陷阱怪兽/12",
             "set_this_turn",
         )
     if set_this_turn and (card.spec.kind == TRAP or card.spec.type == "quick-play"):
         raise illegal(
             f"「{card.key}」 was set this turn and cannot be activated until the next turn",
-            "rulings/也当作陷阱卡使用的陷阱怪兽/13",
+            "rulings/也当作陷阱卡使用的陷阱怪兽/12",
             "set_this_turn",
         )
     if duel.battle and duel.battle.timing:

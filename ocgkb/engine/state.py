@@ -26,7 +26,7 @@ from .zones import (
 )
 
 FIELD_ZONES = ("monster", "spelltrap", "field")
-# "gone": a token that has left the field (it disappears, rulings/衍生物/3), or is not yet made.
+# "gone": a token that has left the field (it disappears, rulings/衍生物/1), or is not yet made.
 # "material": an Xyz material, under its Xyz monster, not on the field (masterrule/16, /26).
 # "summoning": a monster summoned by the rules, in the window 特殊召唤之际: not yet on the
 # field (masterrule/60), its materials already used.
@@ -228,7 +228,7 @@ class State:
         if zone not in ZONES:
             raise EngineError(f"unknown zone {zone!r}")
         if self.specs[spec_name].token and zone not in ("monster", "gone"):
-            raise EngineError(f"「{key}」 is a token: it exists only on the field (rulings/衍生物/3)")
+            raise EngineError(f"「{key}」 is a token: it exists only on the field (rulings/衍生物/1)")
         card = Card(key, self.specs[spec_name], owner or player, player, "hand", face_up, position)
         if zone == "monster":
             if slot is not None and self.occupant(player, slot) is not None:
@@ -485,7 +485,7 @@ class State:
         card = self.card(key)
         was_on_field, origin = card.on_field, card.zone
         if card.spec.token and zone not in FIELD_ZONES:
-            zone, reason = "gone", reason + ": a token leaving the field disappears (rulings/衍生物/3)"
+            zone, reason = "gone", reason + ": a token leaving the field disappears (rulings/衍生物/1)"
         if zone in ("hand", "deck") and card.spec.from_extra_deck:
             zone, face_up = "extra", False
             reason += ": an Extra Deck monster goes back to the Extra Deck instead (masterrule/40)"

@@ -109,7 +109,7 @@ def _xyz(duel: State, card: Card, materials: list[Card], asked: dict) -> None:
     for m in materials:
         if m.spec.token:
             raise illegal(
-                f"「{m.key}」 is a token and cannot be an Xyz material", "rulings/X素材/4", "materials"
+                f"「{m.key}」 is a token and cannot be an Xyz material", "rulings/X素材/3", "materials"
             )
     if not _count_fits(asked.get("count", "2+"), len(materials)):
         raise illegal(

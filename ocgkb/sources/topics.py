@@ -14,6 +14,9 @@ Where a line sits (its parent) comes from the layout, read in one of two ways:
   `•` sub-rule belongs to the bullet whose text column encloses it, an unmarked
   line at a bullet's text column says more of that bullet (under it), a line left
   of an open `例：` block steps out of it, and a note owns the examples after it.
+  An undated line right under an undated statement says more of it and joins it
+  (one statement, its id's number skipped so the ids after it stay); a dated line
+  is a ruling of its own.
 - **Outline** (003, 004: flat text): the kind of line says it. An introducing
   line (`规则用语：`, `…以下…：`) owns what follows; a bare `·term` heads its
   definition as a topic; an item (`1．`, `X：…`) owns the plain lines under it; a numbered
@@ -286,11 +289,25 @@ class _TopicReader:
             starts = self.after_blank or self.lead is None or self.frames
             starts = starts or (self.last is not None and self.last.kind in ("example", "note"))
             self.frames = []
+            if not starts and self._goes_on_saying(stripped):
+                self._carry(self.statement, line_no, stripped)  # type: ignore[arg-type]
+                self._next_id()  # the ids after it stay what they were
+                return
             passage = self._add(line_no, stripped, self.default_kind, None)
             self.statement = passage
             if starts:
                 self.lead, self.paragraph = passage, []
             self.paragraph.append(passage)
+
+    def _goes_on_saying(self, stripped: str) -> bool:
+        """An undated line right under an undated statement of the same paragraph says
+        more of it (通常召唤包括召唤和盖放。 / 召唤即表侧表示通常召唤…): one statement.
+        A dated line is a ruling of its own, and a line ending in a colon opens a list."""
+        statement = self.statement
+        if statement is None or self.last is not statement:
+            return False
+        dated = _DATE.search(statement.text) or _DATE.search(stripped)
+        return not dated and not _INTRO_END.search(statement.text) and not _INTRO_END.search(stripped)
 
     def _open_block(self, kind: str, column: int) -> None:
         """A 例： or 注意 label: the block belongs to the note just read, else to the
@@ -498,13 +515,18 @@ class _TopicReader:
 
     # Passages ---------------------------------------------------------------
 
-    def _add(self, line_no: int, stripped: str, kind: str, parent: str | None) -> Passage:
+    def _next_id(self) -> str:
+        """The next passage id of the current topic (each topic numbers its own)."""
         home = self.term or self.topic or self.group
         base = home.number if home else self.name
         self.counters[base] = self.counters.get(base, 0) + 1
+        return f"{base}/{self.counters[base]}"
+
+    def _add(self, line_no: int, stripped: str, kind: str, parent: str | None) -> Passage:
+        home = self.term or self.topic or self.group
         path = " › ".join(s.title for s in (self.group, self.topic, self.term) if s is not None) or self.title
         passage = Passage(
-            f"{base}/{self.counters[base]}", self.name, kind, stripped, line_no, line_no,
+            self._next_id(), self.name, kind, stripped, line_no, line_no,
             home.number if home else None, path, parent,
         )  # fmt: skip
         passage.flags = damage_flags(passage.text)
