@@ -287,6 +287,10 @@ def test_abstention_holds_on_the_sets_it_was_set_on_and_one_it_was_not(kb):
         # 001 says 连接魔法调整中……: so short a point is found by its subject, in either language.
         ("连接魔法卡发动的时候要注意什么", "under_review", "masterrule/25"),
         ("Are Link Spells legal now?", "under_review", "masterrule/25"),
+        # 002 says 没有明确调整 of 「正正堂堂」: undecided too.
+        ("正正堂堂适用时双方公开手卡，算玩家必须的行动还是效果处理", "under_review", "rulings/公开/1"),
+        # Named by most of its concepts (cost, destroy, replacement, activation), in slang.
+        ("把自己场上的卡破坏作为cost发动魔法卡时，代破能用吗", "under_review", "masterrule/82"),
         # What a card's own text says: no rule text prints it.
         ("红色重启要支付多少基本分", "card_text", None),
         ('Is Maxx "C" once per turn?', "card_text", None),
@@ -314,6 +318,7 @@ def test_the_answer_says_why_the_texts_do_not_settle_it(cli_json, question, reas
         "观众给我支招算违规吗",
         "突进之后黑羽-疾风之盖尔，电气尾龙攻击力怎么算",
         "伤害步骤能发动什么卡",
+        "代替破坏的效果什么时候适用",
     ],
 )
 def test_a_question_the_texts_settle_has_no_reason(cli_json, question):
