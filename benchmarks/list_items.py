@@ -4,6 +4,7 @@ and whether `items` (its sub-items in the structure) is not empty.
 
     python benchmarks/list_items.py [--db PATH] [--misses]
     python benchmarks/list_items.py --clauses benchmarks/structure/lists_heldout.jsonl
+    python benchmarks/list_items.py --clauses benchmarks/structure/lists_heldout2.jsonl
 
 With `--clauses`, a hand-annotated file of list clauses (`{"doc": "003", "line": N,
 "items": [line numbers]}`) is scored instead: a clause carries its list when every
