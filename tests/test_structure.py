@@ -300,3 +300,12 @@ def test_a_clause_that_introduces_a_list_carries_it(db, doc, line, items):
         "SELECT line FROM passages WHERE parent = ? AND kind = 'subitem' ORDER BY line", (clause["id"],)
     ).fetchall()
     assert [r[0] for r in below][: len(items)] == items
+
+
+def test_a_numbered_list_goes_on_after_what_explains_its_items():
+    """002 追加通常召唤次数: 分为以下3种： then 1. …, a paragraph explaining it, 1. … again:
+    each numbered item at the list's column is the list's, not the paragraph's."""
+    text = "话题\n\n效果分为以下2种：\n\n  1. 第一种。\n\n这类效果的说明。\n\n  1. 第二种。\n"
+    lines, ids, _ = parsed(text, "indented")
+    assert parent_line(lines, ids, 5) == parent_line(lines, ids, 9) == 3
+    assert parent_line(lines, ids, 7) is None

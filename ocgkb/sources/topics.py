@@ -206,6 +206,9 @@ class _TopicReader:
         self.statement: Passage | None = None  # the latest unindented statement
         self.paragraph: list[Passage] = []  # the unindented statements of the current paragraph
         self.last: Passage | None = None
+        # A numbered list a statement introduced (分为以下3种：), and its items' column:
+        # its later items may come after explanations of the earlier ones (indented layout).
+        self.numbered_list: _Frame | None = None
         self.after_blank = True
 
     # Reading -------------------------------------------------------------
@@ -246,6 +249,7 @@ class _TopicReader:
             self.topic = self._open_topic(stripped, index + 1, self.group)
         self.block, self.frames, self.owners, self.term, self.term_lines = None, [], [], None, None
         self.lead = self.statement = self.last = None
+        self.numbered_list = None
 
     def _open_topic(self, heading: str, line_no: int, parent: Section | None) -> Section:
         slug = f"{self.name}/{heading}"
@@ -342,14 +346,21 @@ class _TopicReader:
 
     def _add_bullet(self, column: int, line_no: int, stripped: str, marker: int) -> None:
         self._close_frames(column)
+        numbered = NUMBERED.match(stripped) is not None
+        listed = self.numbered_list
         if self.frames:
             parent: Passage | None = self.frames[-1].passage
         elif self.statement is not None and _INTRO_END.search(self.statement.text):
             parent = self.statement  # 分为以下3种： opens the list under it
+            if numbered:
+                self.numbered_list = _Frame(column, column, parent)
+        elif numbered and listed is not None and listed.column == column:
+            parent = listed.passage  # the list's next item, after what explains the one before
         else:
             parent = self.lead
         passage = self._add(line_no, stripped, "subitem", parent.id if parent else None)
-        if parent is not None and parent is not self.statement and not self.frames:
+        placed = self.frames or parent is self.statement or (listed is not None and parent is listed.passage)
+        if parent is not None and not placed:
             self._fallback(passage, "a sub-rule after several statements: under the paragraph's first")
         self.frames.append(_Frame(column, column + marker, passage))
 
