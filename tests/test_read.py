@@ -14,7 +14,7 @@ import pytest
 from click.testing import CliRunner
 
 from ocgkb.cli.main import main
-from ocgkb.store.passages import passage
+from ocgkb.store.passages import passage, passage_hits
 from ocgkb.text.card_text import CITES, language_of, read_card_text
 from ocgkb.text.card_text_en import MARKERS as ENGLISH_MARKERS
 from ocgkb.text.card_text_ja import MARKERS as JAPANESE_MARKERS
@@ -293,6 +293,13 @@ def test_english_texts(text, card_kind, expected):
 def test_every_cited_passage_exists(kb):
     missing = [pid for pid in CITES.values() if passage(kb, pid) is None]
     assert missing == []
+
+
+@pytest.mark.parametrize("speed", [1, 2, 3])
+def test_each_spell_speed_cites_the_passage_that_lists_it(kb, speed):
+    """An id that exists is not enough: speed 3 once cited a bullet of speed 1's list."""
+    (hit,) = passage_hits(kb, [CITES[f"speed_{speed}"]])
+    assert f"咒文速度{speed}" in hit.text
 
 
 # Numbering: ①②③ keep their number, a summon condition is 0, an unnumbered text counts 1, 2 …

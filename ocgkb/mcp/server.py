@@ -89,7 +89,7 @@ TEMPLATES = [
     types.ResourceTemplate(
         uri_template=PASSAGE + "{id}",
         name="passage",
-        description="A passage by its id (4.2.2/4, rulings/cost/11): its text, source, parent and examples.",
+        description="A passage by its id (4.2.2/4, rulings/cost/31): its text, source, parent and examples.",
         mime_type="application/json",
     ),
     types.ResourceTemplate(

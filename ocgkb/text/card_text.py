@@ -36,7 +36,7 @@ CITES = {
     "after_damage": "6.3.4.3.4/2",  # 000: 伤害计算后 effects chain by priority, as triggers do
     "speed_1": "rulings/咒文速度/7",
     "speed_2": "rulings/咒文速度/14",
-    "speed_3": "rulings/咒文速度/10",
+    "speed_3": "rulings/咒文速度/20",
     "once_card_name": "rulings/1回合1次/8",
     "once_this_card": "rulings/1回合1次/1",
 }
