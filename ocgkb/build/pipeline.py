@@ -670,20 +670,15 @@ def load_synonyms(kb_dir: Path, normalize: Normalizer) -> dict:
             | {w for word in english_ignored for w in latin_words(word)}
         )
         english = {str(k).lower(): [str(t) for t in v or []] for k, v in glossary.items()}
-        outside = sorted(
-            {
-                " ".join(str(w).lower().split()) if str(w).isascii() else squash(normalize(str(w)))
-                for w in data.get("outside") or []
-            }
-        )
-        asks = {
+        # Phrase lists matched by query.abstain.says_any: English as whole words, Chinese squashed.
+        phrases = {
             name: sorted(
                 {
                     " ".join(str(w).lower().split()) if str(w).isascii() else squash(normalize(str(w)))
                     for w in data.get(name) or []
                 }
             )
-            for name in ("card_text_asks", "referred_elsewhere")
+            for name in ("outside", "card_text_asks", "referred_elsewhere")
         }
         slang = {
             "verbs": {str(k): [str(t) for t in v or []] for k, v in (data.get("slang_verbs") or {}).items()},
@@ -698,8 +693,7 @@ def load_synonyms(kb_dir: Path, normalize: Normalizer) -> dict:
         "ignore": ignore,
         "glossary": Glossary(english).stored(),
         "slang": slang,
-        "outside": outside,
-        **asks,
+        **phrases,
     }
 
 

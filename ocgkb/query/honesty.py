@@ -76,7 +76,9 @@ def why_not(
     )
     if reviewed is not None:
         return Honest("under_review", UNDER_REVIEW, reviewed.id)
-    asked_point = next((point.id for point in review_points(kb) if point.asked_by(plan)), None)
+    said = plan.text + " " + "".join(plan.words)  # the words carry an English question's Chinese
+    concepts = set(plan.concepts)
+    asked_point = next((p.id for p in review_points(kb) if p.asked_by(said, concepts)), None)
     if asked_point is not None:
         return Honest("under_review", UNDER_REVIEW, asked_point)
     lists = word_lists(kb)
@@ -108,11 +110,11 @@ class ReviewPoint:
     def __init__(self, pid: str, subject: str | None, concepts: frozenset[str]) -> None:
         self.id, self.subject, self.concepts = pid, subject, concepts
 
-    def asked_by(self, plan: QueryPlan) -> bool:
-        said = plan.text + " " + "".join(plan.words)  # the words carry an English question's Chinese
+    def asked_by(self, said: str, concepts: set[str]) -> bool:
+        """Whether a question (what it says, the concepts it names) asks about this point."""
         if self.subject and self.subject in said:
             return True
-        named = len(self.concepts & set(plan.concepts))
+        named = len(self.concepts & concepts)
         return len(self.concepts) >= POINT_CONCEPTS and named >= CONCEPT_SHARE * len(self.concepts)
 
 
@@ -122,10 +124,10 @@ def review_points(kb: KnowledgeBase) -> list[ReviewPoint]:
 
 
 def _read_review_points(kb: KnowledgeBase) -> list[ReviewPoint]:
-    rows = [r for r in passages_saying(kb, UNDER_REVIEW_TOPIC) if not (r[2] or "").endswith(UNDER_REVIEW_TOPIC)]
-    concepts = {h.id: frozenset(h.concepts) - {"official_ruling"} for h in passage_hits(kb, [r[0] for r in rows])}
+    rows = {r[0]: r for words in UNDECIDED for r in passages_saying(kb, words) if not _explains_review(r[2])}
+    concepts = {h.id: frozenset(h.concepts) - {"official_ruling"} for h in passage_hits(kb, list(rows))}
     points = []
-    for pid, text, _ in rows:
+    for pid, text, _ in rows.values():
         subject = re.sub(r"[\s…。.，,、：:！!？?]+", "", text.replace(UNDER_REVIEW_TOPIC, ""))
         short = 2 <= len(subject) <= SUBJECT_LENGTH
         points.append(ReviewPoint(pid, kb.normalize(subject) if short else None, concepts.get(pid, frozenset())))
@@ -135,5 +137,9 @@ def _read_review_points(kb: KnowledgeBase) -> list[ReviewPoint]:
 def under_review(hit: Hit) -> bool:
     """A passage that says its point is under review (调整中), not one of those
     explaining what 调整中 means."""
-    undecided = any(words in hit.text for words in UNDECIDED)
-    return undecided and not (hit.topic or "").endswith(UNDER_REVIEW_TOPIC)
+    return any(words in hit.text for words in UNDECIDED) and not _explains_review(hit.topic)
+
+
+def _explains_review(topic: str | None) -> bool:
+    """The topic that explains what 调整中 means (002 调整中), not a point under review."""
+    return (topic or "").endswith(UNDER_REVIEW_TOPIC)
