@@ -10,7 +10,7 @@ def _vocabulary() -> Vocabulary:
     conn = sqlite3.connect(":memory:")
     conn.execute("CREATE TABLE vocabulary (term TEXT PRIMARY KEY, df INTEGER)")
     conn.executemany("INSERT INTO vocabulary VALUES (?, ?)", [("连锁", 40), ("对象", 30), ("cost", 12)])
-    return Vocabulary(conn)
+    return Vocabulary(lambda: conn)
 
 
 def test_pieces_that_are_not_words_are_remembered_only_for_the_latest_lookups(monkeypatch):

@@ -7,8 +7,11 @@ from __future__ import annotations
 import json
 import os
 import sqlite3
+import threading
+import time
 from collections import OrderedDict
 from collections.abc import Callable, Hashable, Iterable, Iterator, Mapping
+from contextlib import contextmanager
 from typing import Any, Generic, TypeVar, overload
 
 from ocgkb.paths import StrPath, plain
@@ -38,8 +41,8 @@ class Vocabulary(Mapping[str, int]):
 
     MISSES_KEPT = 20_000
 
-    def __init__(self, conn: sqlite3.Connection) -> None:
-        self._conn = conn
+    def __init__(self, connection: Callable[[], sqlite3.Connection]) -> None:
+        self._connection = connection  # the calling thread's
         self._found: dict[str, int] = {}
         self._missing: OrderedDict[str, None] = OrderedDict()
 
@@ -49,7 +52,7 @@ class Vocabulary(Mapping[str, int]):
         if not wanted:
             return
         found = dict(
-            self._conn.execute(
+            self._connection().execute(
                 f"SELECT term, df FROM vocabulary WHERE term IN {IN_JSON}", (json_values(wanted),)
             )
         )
@@ -74,7 +77,7 @@ class Vocabulary(Mapping[str, int]):
         if term in self._missing:
             self._missing.move_to_end(term)
             return None
-        row = self._conn.execute("SELECT df FROM vocabulary WHERE term = ?", (term,)).fetchone()
+        row = self._connection().execute("SELECT df FROM vocabulary WHERE term = ?", (term,)).fetchone()
         self._remember(term, row[0] if row else None)
         return row[0] if row else None
 
@@ -92,10 +95,10 @@ class Vocabulary(Mapping[str, int]):
         return isinstance(term, str) and self._lookup(term) is not None
 
     def __iter__(self) -> Iterator[str]:
-        return (row[0] for row in self._conn.execute("SELECT term FROM vocabulary"))
+        return (row[0] for row in self._connection().execute("SELECT term FROM vocabulary"))
 
     def __len__(self) -> int:
-        return self._conn.execute("SELECT count(*) FROM vocabulary").fetchone()[0]
+        return self._connection().execute("SELECT count(*) FROM vocabulary").fetchone()[0]
 
 
 T = TypeVar("T")
@@ -122,13 +125,33 @@ class memoized(Generic[T]):  # lower case: a decorator, like functools.cached_pr
 
 
 class KnowledgeBase:
-    """Read-only access to a built knowledge base."""
+    """Read-only access to a built knowledge base.
+
+    Each thread reads through a connection of its own, opened on its first read
+    and closed with the thread or the knowledge base: a web server's slow question
+    then never holds another request's reads, and a deadline (`deadline`) stops
+    only the reads of the thread it was set in."""
 
     def __init__(self, path: StrPath) -> None:
         self.path = plain(path)
-        self.conn = connect_read_only(self.path)
-        self.conn.row_factory = sqlite3.Row
+        self._local = threading.local()
+        self.conn  # noqa: B018 -- opened now, so a file that will not open says so here
         self._memo: dict[Hashable, Any] = {}
+
+    @property
+    def conn(self) -> sqlite3.Connection:
+        """The calling thread's connection."""
+        try:
+            return self._local.conn
+        except AttributeError:
+            self._local.conn = connect_read_only(self.path)
+            self._local.conn.row_factory = sqlite3.Row
+            self._local.conn.set_progress_handler(_past_deadline, PROGRESS_EVERY)
+            return self._local.conn
+
+    @conn.setter
+    def conn(self, connection: sqlite3.Connection) -> None:  # a test's recording wrapper
+        self._local.conn = connection
 
     def memo(self, key: Hashable, make: Callable[[], T]) -> T:
         """What this process has read of this knowledge base, made once by `make`
@@ -142,6 +165,7 @@ class KnowledgeBase:
             return self._memo.setdefault(key, make())
 
     def close(self) -> None:
+        """Close the calling thread's connection (the others close with their threads)."""
         self.conn.close()
 
     def query(self, sql: str, params: tuple | dict = ()) -> list[sqlite3.Row]:
@@ -173,7 +197,7 @@ class KnowledgeBase:
 
     @memoized
     def vocabulary(self) -> Vocabulary:
-        return Vocabulary(self.conn)
+        return Vocabulary(lambda: self.conn)
 
     @memoized
     def vocabulary_total(self) -> int:
@@ -211,6 +235,33 @@ class Family:
         self.name, self.passages, self.average_tokens = name, passages, average_tokens
 
 
+# A deadline for the reads of the current thread (a web request's), checked by
+# SQLite every PROGRESS_EVERY virtual-machine steps (about a millisecond): past it
+# the statement stops with sqlite3.OperationalError("interrupted").
+PROGRESS_EVERY = 20_000
+_deadlines = threading.local()
+
+
+@contextmanager
+def deadline(at: float) -> Iterator[None]:
+    """Reads of this thread stop once `time.monotonic()` passes `at`."""
+    _deadlines.at = at
+    try:
+        yield
+    finally:
+        _deadlines.at = None
+
+
+def past_deadline() -> bool:
+    """Whether this thread's deadline has passed (False without one)."""
+    at = getattr(_deadlines, "at", None)
+    return at is not None and time.monotonic() > at
+
+
+def _past_deadline() -> int:
+    return 1 if past_deadline() else 0
+
+
 def like_literal(text: str) -> str:
     """Text for a LIKE pattern with ESCAPE '\\': its own %, _ and \\ taken as themselves."""
     return text.replace("\\", "\\\\").replace("%", "\\%").replace("_", "\\_")
@@ -218,9 +269,9 @@ def like_literal(text: str) -> str:
 
 def connect_read_only(path: StrPath) -> sqlite3.Connection:
     """A read-only connection to a file whatever its name: the URI escapes what
-    would end or escape its path, so /tmp/a#b/kb.sqlite never opens /tmp/a. Any
-    thread may use it (a web server opens it in one and answers in another): it
-    only reads, and SQLite serialises access to one connection itself."""
+    would end or escape its path, so /tmp/a#b/kb.sqlite never opens /tmp/a. It is
+    not tied to its thread: a connection the garbage collector closes may be closed
+    from another one."""
     uri = f"file:{os.path.realpath(path).translate(_URI_ESCAPES)}?mode=ro"
     return sqlite3.connect(uri, uri=True, check_same_thread=False)
 

@@ -20,16 +20,17 @@ from ocgkb.files import UnsafePathError, is_file, kind_of, replaceable
 from ocgkb.paths import StrPath, Where
 from ocgkb.sources import inputs
 from ocgkb.store.damage import is_damage
-from ocgkb.store.database import KnowledgeBase, connect_read_only
+from ocgkb.store.database import KnowledgeBase, connect_read_only, deadline, past_deadline
 from ocgkb.store.schema import SCHEMA_VERSION
 
 if TYPE_CHECKING:
     from ocgkb.build.pipeline import BuildReport
 
-# What the front ends use: the knowledge base and its file, and the four operations.
+# What the front ends use: the knowledge base and its file, the four operations,
+# and a deadline for a thread's reads (a web request's).
 __all__ = [
-    "KnowledgeBase", "Signature", "build", "build_steps", "check", "is_current", "is_damage", "open_kb",
-    "repair", "signature",
+    "KnowledgeBase", "Signature", "build", "build_steps", "check", "deadline", "is_current", "is_damage",
+    "open_kb", "past_deadline", "repair", "signature",
 ]  # fmt: skip
 
 Progress = Callable[[str], None]
