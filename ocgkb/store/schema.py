@@ -68,7 +68,8 @@ MAX_CARD_TEXT = 1000
 # the API's `limit` and its OpenAPI document all read these.
 MOST_HITS, DEFAULT_HITS = 40, 10  # what a search ranks
 MOST_CLAUSES, DEFAULT_CLAUSES = 10, 5  # clauses an answer shows
-MOST_CARD_PASSAGES, DEFAULT_CARD_PASSAGES = 200, 20  # passages a card's page lists
+MOST_CARD_PASSAGES, DEFAULT_CARD_PASSAGES = 200, 20  # passages a card lists (`card`, /api/card)
+PAGE_CARD_PASSAGES = 60  # passages a card's web page lists unless ?limit= says
 MOST_SET_CARDS = 100  # cards a set's page lists (`count` says how many there are)
 
 # A card's columns, in the order of the table (the writer fills it with a plain

@@ -30,6 +30,16 @@ def concept_view(kb: KnowledgeBase, name: str, rulings: int = 10) -> dict:
     }
 
 
+def concept_page(kb: KnowledgeBase, name: str) -> dict:
+    """What a concept's web page shows: `concept_view` and, under "picture", the
+    concept's neighbourhood in the graph drawn as an SVG's shapes."""
+    from ocgkb.study.graph import graph_of
+    from ocgkb.study.picture import neighbourhood_picture
+
+    view = concept_view(kb, name)
+    return {**view, "picture": neighbourhood_picture(graph_of(kb), f"concept:{view['id']}")}
+
+
 def concept_names(kb: KnowledgeBase) -> dict[str, str]:
     """Every concept's Chinese name by its id, for labelling tags."""
     return concepts.concept_names(kb)

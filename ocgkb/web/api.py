@@ -5,6 +5,7 @@ what the error carries besides (an unknown card's nearest names)."""
 from __future__ import annotations
 
 from collections.abc import Callable
+from functools import partial
 from string import Template
 
 from starlette.datastructures import State
@@ -27,6 +28,7 @@ from ocgkb.views.search import search_view
 from ocgkb.views.section import section_view
 from ocgkb.web import params
 from ocgkb.web.limits import READ_BODY_BYTES
+from ocgkb.web.offload import LOOKUPS, QUESTIONS, off_loop
 
 
 class JSON(JSONResponse):
@@ -81,7 +83,8 @@ def question_endpoint(view: Callable, most: int, default: int, summary: str, ret
 
     async def endpoint(request: Request) -> JSON:
         kb, query, filters = request.app.state.kb, params.text(request), params.filters(request)
-        return JSON(view(kb, query, filters, params.limit(request, default, most)))
+        limit = params.limit(request, default, most)
+        return JSON(await off_loop(request, QUESTIONS, view, kb, query, filters, limit))
 
     words = {"summary": summary, "most": most, "default": default, "returns": returns}
     endpoint.__doc__ = Template(QUESTION_DOC).substitute(SCHEMA_WORDS, **words)
@@ -120,7 +123,7 @@ async def api_card(request: Request) -> JSON:
     kb = request.app.state.kb
     query = params.text(request)
     limit = params.limit(request, schema.DEFAULT_CARD_PASSAGES, schema.MOST_CARD_PASSAGES)
-    return JSON(card_view(kb, query, limit, params.date(request, "on")))
+    return JSON(await off_loop(request, LOOKUPS, card_view, kb, query, limit, params.date(request, "on")))
 
 
 # The OpenAPI text of an endpoint that shows one thing named in its path.
@@ -139,7 +142,8 @@ def named(name: str, what: str, example: str) -> Callable:
 
     def endpoint_of(show: Callable) -> Callable:
         async def endpoint(request: Request) -> JSON:
-            return JSON(show(request.app.state, params.checked(request.path_params[name], name)))
+            value = params.checked(request.path_params[name], name)
+            return JSON(await off_loop(request, LOOKUPS, show, request.app.state, value))
 
         words = {"summary": show.__doc__, "name": name, "what": what, "example": example}
         endpoint.__doc__ = Template(NAMED_DOC).substitute(words)
@@ -191,7 +195,8 @@ async def api_deck_check(request: Request) -> JSON:
     data = await params.bounded_body(request, MAX_YDK_BYTES)
     region = params.checked(request.query_params.get("region", "ocg"), "region")
     day = request.query_params.get("on")
-    return JSON(deck_view(request.app.state.kb, data, region, params.checked(day, "on") if day else None))
+    day = params.checked(day, "on") if day else None
+    return JSON(await off_loop(request, QUESTIONS, deck_view, request.app.state.kb, data, region, day))
 
 
 @documented
@@ -217,7 +222,7 @@ async def api_read(request: Request) -> JSON:
       413: {description: '{"error"}: a body over $max_read_bytes bytes'}
     """
     text, card = await params.read_body(request, READ_BODY_BYTES)
-    return JSON(read_view(request.app.state.kb, text, card))
+    return JSON(await off_loop(request, QUESTIONS, read_view, request.app.state.kb, text, card))
 
 
 @documented
@@ -235,13 +240,14 @@ async def api_changes(request: Request) -> JSON:
     """
     only = request.query_params.get("only")
     source = request.query_params.get("source")
-    view = last_changes_view(
+    view = partial(
+        last_changes_view,
         request.app.state.kb,
         params.checked(only, "only") if only is not None else None,
         params.date(request, "since"),
         params.checked(source, "source") if source is not None else None,
     )
-    return JSON(view)
+    return JSON(await off_loop(request, LOOKUPS, view))
 
 
 schemas = SchemaGenerator(
@@ -284,8 +290,12 @@ def with_response_schemas(spec: dict) -> dict:
     return {**spec, "components": {"schemas": SCHEMAS}}
 
 
+def openapi_document(routes: list) -> dict:
+    return with_response_schemas(schemas.get_schema(routes=routes))
+
+
 async def openapi(request: Request) -> JSON:
-    return JSON(with_response_schemas(schemas.get_schema(routes=request.app.routes)))
+    return JSON(await off_loop(request, LOOKUPS, openapi_document, request.app.routes))
 
 
 routes = [

@@ -28,6 +28,8 @@ from ocgkb.web.caching import Revalidate
 from ocgkb.web.cors import ShareReadApi
 from ocgkb.web.hosts import AllowedHosts
 from ocgkb.web.kb_watch import Watch, WatchMiddleware, unavailable
+from ocgkb.web.limits import DEADLINE_VARIABLE, Limits
+from ocgkb.web.offload import TooSlow, pools
 from ocgkb.web.static_files import HashedStaticFiles
 
 GZIP_FROM_BYTES = 1000  # below about a packet, compressing saves no round trip
@@ -75,6 +77,10 @@ async def ocgkb_error(request: Request, exc: Exception) -> Response:
     visitor is told it is ours, never shown a traceback."""
     assert isinstance(exc, OcgkbError)
     message = str(exc).splitlines()[0] if str(exc) else type(exc).__name__
+    if isinstance(exc, TooSlow):  # logged where it was noticed
+        response = _error(request, exc.http_status, message)
+        response.headers["retry-after"] = "1"
+        return response
     if exc.http_status >= 500:
         log.error("%s on %s: %s", type(exc).__name__, request.url.path, message)
         return _error(
@@ -106,12 +112,14 @@ def create_app(
     data_dir: Path | None = None,
     kb_dir: Path | None = None,
     allowed_hosts: list[str] | None = None,
+    deadline: float | None = None,
 ) -> Starlette:
     """The app over the knowledge base at `db` (default: OCGKB_DB, then the
     per-user cache), built first when missing or stale. Workers started by
     `ocgkb serve --workers N` each call this, with the paths in the environment.
     `allowed_hosts` (default: OCGKB_ALLOWED_HOSTS, comma-separated; unset: any)
-    are the Host names it answers."""
+    are the Host names it answers; `deadline` (default: OCGKB_REQUEST_DEADLINE,
+    else `Limits.request_deadline`) the seconds a request may take before a 503."""
     db = db or _env_path("OCGKB_DB")
     data_dir = data_dir or _env_path("OCGKB_DATA")
     kb_dir = kb_dir or _env_path("OCGKB_KB")
@@ -132,6 +140,8 @@ def create_app(
         },
     )
     app.state.kb_dir = kb_dir or paths.kb_dir()
+    app.state.deadline = deadline or float(os.environ.get(DEADLINE_VARIABLE) or Limits().request_deadline)
+    app.state.pools = pools()
     _load(app, kb)
     app.state.watch = Watch(kb.path, lambda path: _load(app, KnowledgeBase(path)), data_dir, kb_dir)
     # add_middleware puts each outside the last: the headers go on every answer,

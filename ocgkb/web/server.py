@@ -22,7 +22,7 @@ from uvicorn.config import LOGGING_CONFIG
 from ocgkb import OcgkbError
 from ocgkb.store.door import signature
 from ocgkb.web.connections import BoundedHttpTools, QueueingServer
-from ocgkb.web.limits import Limits
+from ocgkb.web.limits import DEADLINE_VARIABLE, Limits
 from ocgkb.web.quiet_log import log_config
 from ocgkb.web.rebuild import rebuild_if_still
 from ocgkb.web.supervisor import KB_DAMAGED, Supervisor, die_with_parent
@@ -177,7 +177,9 @@ def _heal() -> bool:
 def run(host: str, port: int, workers: int = 1, quiet: bool = False, limits: Limits | None = None) -> None:
     """Serve until Ctrl-C (or SIGTERM). Each worker makes its own app with
     `create_app`, which reads the knowledge base's paths from the environment."""
-    config = make_config(host, port, workers, quiet, limits or Limits())
+    limits = limits or Limits()
+    os.environ[DEADLINE_VARIABLE] = str(limits.request_deadline)  # read by each worker's app
+    config = make_config(host, port, workers, quiet, limits)
     try:
         if workers > 1:
             supervisor = Supervisor(config, sockets=[config.bind_socket()], heal=_heal)
