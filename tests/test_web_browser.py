@@ -348,7 +348,15 @@ def test_phone_screenshots_of_an_answer_and_a_card(browser, live_server, tmp_pat
     browser.delete_all_cookies()  # the English shot chose English: the next test starts without
 
 
-def test_a_deck_pasted_on_a_phone_is_checked_without_scrolling_sideways(browser, live_server):
+def first_screen_shows(driver: WebDriver, element: WebElement, lines: int = 2) -> bool:
+    """Whether `element` starts on the first screen, with room for its first `lines`
+    lines of text under it (the page as loaded, not scrolled)."""
+    top = driver.execute_script("return arguments[0].getBoundingClientRect().top + window.scrollY", element)
+    line = driver.execute_script("return parseFloat(getComputedStyle(arguments[0]).lineHeight) || 24", element)
+    return top + lines * line <= PHONE["height"]
+
+
+def test_a_deck_pasted_on_a_phone_is_checked_and_its_verdict_is_the_first_screen(browser, live_server):
     from test_deck import POT_OF_GREED, forty, ydk
 
     with phone_width(browser):
@@ -360,6 +368,9 @@ def test_a_deck_pasted_on_a_phone_is_checked_without_scrolling_sideways(browser,
         verdict = wait(browser).until(lambda d: d.find_element(By.CSS_SELECTOR, "section.verdict"))
         assert "不合规" in verdict.text and "强欲之壶" in verdict.text
         assert browser.execute_script("return document.documentElement.scrollWidth") <= PHONE["width"]
+        # The verdict, not the deck just pasted, is what the player sees; its problem cites a passage.
+        assert first_screen_shows(browser, verdict.find_element(By.TAG_NAME, "h2"))
+        assert verdict.find_element(By.CSS_SELECTOR, ".problems a[href^='/p/']")
 
 
 # Written for the test, in the style of a real card: a cost, a target and a 'when' trigger.
@@ -382,6 +393,7 @@ def test_a_card_text_read_on_a_phone_fits_and_links_its_rules(browser, live_serv
         roles = {c.removeprefix("part-") for p in parts for c in p.get_attribute("class").split()}
         assert {"cost", "target", "condition"} <= roles, roles
         assert browser.execute_script("return document.documentElement.scrollWidth") <= PHONE["width"]
+        assert first_screen_shows(browser, browser.find_element(By.ID, "reading"), lines=4)
         screenshot(browser, folder / "read.png")
         # A conclusion's citation opens the passage it cites (a passage page has no <h1>).
         link = reading.find_element(By.CSS_SELECTOR, "a.read-cite")
