@@ -130,7 +130,9 @@ def _read_review_points(kb: KnowledgeBase) -> list[ReviewPoint]:
     for pid, text, _ in rows.values():
         subject = re.sub(r"[\s…。.，,、：:！!？?]+", "", text.replace(UNDER_REVIEW_TOPIC, ""))
         short = 2 <= len(subject) <= SUBJECT_LENGTH
-        points.append(ReviewPoint(pid, kb.normalize(subject) if short else None, concepts.get(pid, frozenset())))
+        points.append(
+            ReviewPoint(pid, kb.normalize(subject) if short else None, concepts.get(pid, frozenset()))
+        )
     return points
 
 

@@ -499,8 +499,10 @@ class _TopicReader:
         if last is lead:
             return True
         numbered = _PARAGRAPH_LABEL.match(last.text)
-        return last.parent == lead.id and bool(numbered) and (
-            numbered.group(1).isdigit() == label.group(1).isdigit()
+        return (
+            last.parent == lead.id
+            and bool(numbered)
+            and (numbered.group(1).isdigit() == label.group(1).isdigit())
         )
 
     @staticmethod
