@@ -114,12 +114,12 @@ def test_an_unwritable_folder_only_costs_speed(tmp_path):
     forms.save()  # no error: the next build forms them again
 
 
-def test_a_rebuild_from_remembered_forms_is_the_same_knowledge_base(kb_path, tmp_path, monkeypatch):
-    """The session's build saved its card forms; a second build reads them back,
-    forms none, and writes the same card tables."""
+def test_a_rebuild_from_remembered_forms_is_the_same_knowledge_base(small_kb, tmp_path, monkeypatch):
+    """The session's build of the small corpus saved its card forms; a second build
+    reads them back, forms none, and writes the same card tables."""
     from ocgkb.build.pipeline import build
 
-    from conftest import DATA, KB
+    from conftest import KB, SMALL
 
     def never(*args):
         raise AssertionError("formed again")
@@ -127,8 +127,8 @@ def test_a_rebuild_from_remembered_forms_is_the_same_knowledge_base(kb_path, tmp
     monkeypatch.setattr(card_forms, "char_readings", never)
     monkeypatch.setattr(card_forms, "phrase_syllables", never)
     again = tmp_path / "again.sqlite"
-    build(again, DATA, KB)
-    a, b = sqlite3.connect(kb_path), sqlite3.connect(again)
+    build(again, SMALL, KB)
+    a, b = sqlite3.connect(small_kb), sqlite3.connect(again)
     for table in ("cards", "card_names", "card_grams", "char_pinyin", "question_names"):
         query = f"SELECT * FROM {table} ORDER BY 1, 2"
         assert a.execute(query).fetchall() == b.execute(query).fetchall(), table

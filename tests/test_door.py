@@ -20,7 +20,9 @@ from ocgkb.engine.scenario import ScenarioError
 from ocgkb.store import door
 from ocgkb.store.door import KnowledgeBase
 
-from conftest import DATA, KB
+from conftest import DATA, KB, SMALL
+
+SMALL_SECTION = "1.1"  # a section of the small corpus's rulebook
 
 
 @pytest.mark.parametrize(
@@ -135,7 +137,7 @@ def test_a_repair_that_finds_the_file_already_replaced_builds_nothing(kb_path, t
     assert door.check(db, DATA, KB)["sound"]
 
 
-def test_the_web_repairs_a_damaged_knowledge_base_through_the_door(kb_path, tmp_path, monkeypatch):
+def test_the_web_repairs_a_damaged_knowledge_base_through_the_door(small_kb, tmp_path, monkeypatch):
     """A query that meets damage: 503 in one line, the door's repair in a process of
     its own, then the rebuilt file is served."""
     pytest.importorskip("starlette", reason="the web extra is not installed: pip install '.[web]'")
@@ -144,8 +146,8 @@ def test_the_web_repairs_a_damaged_knowledge_base_through_the_door(kb_path, tmp_
     from ocgkb.web.app import create_app
 
     db = tmp_path / "kb.sqlite"
-    shutil.copy(kb_path, db)
-    app = create_app(db, DATA, KB)
+    shutil.copy(small_kb, db)  # the mechanism, not the corpus: the small one rebuilds in a second
+    app = create_app(db, SMALL, KB)
     real_query, calls = KnowledgeBase.query, []
 
     def query_once_damaged(self, sql, params=()):
@@ -157,14 +159,14 @@ def test_the_web_repairs_a_damaged_knowledge_base_through_the_door(kb_path, tmp_
     monkeypatch.setattr(KnowledgeBase, "query", query_once_damaged)
     before = door.signature(db)
     with TestClient(app, raise_server_exceptions=False) as client:
-        response = client.get("/section/4.2")
+        response = client.get(f"/section/{SMALL_SECTION}")
         assert response.status_code == 503 and response.text.count("\n") == 1
         app.state.watch.rebuilding.join(timeout=300)
         assert door.signature(db) != before  # a new file, built by the door
         deadline = time.monotonic() + 30
-        while client.get("/section/4.2").status_code != 200 and time.monotonic() < deadline:
+        while client.get(f"/section/{SMALL_SECTION}").status_code != 200 and time.monotonic() < deadline:
             time.sleep(0.3)
-        assert client.get("/section/4.2").status_code == 200
+        assert client.get(f"/section/{SMALL_SECTION}").status_code == 200
 
 
 def test_an_sqlite_error_about_the_question_is_a_400_and_rebuilds_nothing(web_client, monkeypatch):
