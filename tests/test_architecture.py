@@ -264,3 +264,41 @@ def test_the_cycle_check_catches_a_lazy_or_type_only_import():
     }
     assert import_cycle(graph) == ["ocgkb.engine.battle", "ocgkb.engine.duel", "ocgkb.engine.battle"]
     assert not import_cycle({"a": {"b"}, "b": set()})
+
+
+def architecture_rows() -> dict[str, str]:
+    """ARCHITECTURE.md's table of packages: each package's row by its name (`web`, `ocgkb`)."""
+    rows = {}
+    for line in (ROOT / "ARCHITECTURE.md").read_text(encoding="utf-8").splitlines():
+        cells = line.split("|")
+        if len(cells) > 3 and cells[1].strip().isdigit():
+            for package in re.findall(r"`(\w+)/?`", cells[2]):
+                rows[package] = rows.get(package, "") + line
+    return rows
+
+
+def unnamed_modules(rows: dict[str, str], text: str) -> list[str]:
+    """The modules of the package that ARCHITECTURE.md does not name: neither by their
+    path (`web/offload.py`) nor in their package's row (`offload.py`, `offload`)."""
+    unnamed = []
+    for path in sorted((ROOT / "ocgkb").rglob("*.py")):
+        parts = path.relative_to(ROOT / "ocgkb").parts
+        package, stem = (parts[0], path.stem) if len(parts) > 1 else ("ocgkb", path.stem)
+        if stem == "__init__" and package != "ocgkb":
+            continue  # a package is named by its row
+        row = rows.get(package, "") + rows.get(stem, "")  # __main__ has a row of its own
+        named_in_row = re.search(rf"`{stem}(\.py)?`|\b{stem}\.py\b", row)
+        if not named_in_row and f"{'/'.join(parts)}" not in text:
+            unnamed.append("/".join(parts))
+    return unnamed
+
+
+def test_every_module_is_named_in_the_architecture():
+    """As datasette's test_docs checks that every setting is documented."""
+    text = (ROOT / "ARCHITECTURE.md").read_text(encoding="utf-8")
+    assert unnamed_modules(architecture_rows(), text) == []
+
+
+def test_the_architecture_check_sees_a_module_it_does_not_name():
+    rows = {package: row.replace("`offload.py`", "") for package, row in architecture_rows().items()}
+    assert unnamed_modules(rows, "") == ["web/offload.py"]
