@@ -302,3 +302,28 @@ def test_every_module_is_named_in_the_architecture():
 def test_the_architecture_check_sees_a_module_it_does_not_name():
     rows = {package: row.replace("`offload.py`", "") for package, row in architecture_rows().items()}
     assert unnamed_modules(rows, "") == ["web/offload.py"]
+
+
+def literal_limits(tree: ast.Module) -> list[str]:
+    """Numbers a module passes to a call (limit=60, a view's count): a page's limits
+    must come from the schema's declared ones, by name."""
+    found = []
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Call):
+            values = [*node.args, *(keyword.value for keyword in node.keywords)]
+            found += [
+                ast.unparse(node)
+                for value in values
+                if isinstance(value, ast.Constant) and type(value.value) in (int, float)
+            ]
+    return found
+
+
+@pytest.mark.parametrize("module", ["pages", "api"])
+def test_every_limit_a_page_or_endpoint_uses_is_a_declared_one(module):
+    tree = ast.parse((ROOT / "ocgkb" / "web" / f"{module}.py").read_text(encoding="utf-8"))
+    assert literal_limits(tree) == []
+
+
+def test_the_limit_check_sees_a_number():
+    assert literal_limits(ast.parse("card_view(kb, name, limit=60)")) == ["card_view(kb, name, limit=60)"]
