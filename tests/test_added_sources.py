@@ -31,10 +31,12 @@ def sources(tmp_path, monkeypatch):
 
 
 @pytest.fixture
-def run(tmp_path, sources):
-    """`ocgkb …` on a knowledge base of the small corpus in this test's folder."""
+def run(tmp_path, sources, small_kb):
+    """`ocgkb …` on a knowledge base of the small corpus in this test's folder: a copy
+    of the session's, built with no documentation added, so only an addition rebuilds."""
     runner = CliRunner(env={"COLUMNS": None})
     db = tmp_path / "kb.sqlite"
+    shutil.copy(small_kb, db)
 
     def invoke(*args: str, expect: int | None = 0):
         result = runner.invoke(main, ["--db", str(db), "--data-dir", str(SMALL), "--kb-dir", str(KB), *args])
