@@ -122,12 +122,6 @@ def writable_copy(corpus: Path, tmp_path: Path) -> Path:
     return target
 
 
-@pytest.fixture
-def corpus_copy(tmp_path) -> Path:
-    """A writable copy of rulings_data/ for tests that damage a source."""
-    return writable_copy(DATA, tmp_path)
-
-
 @pytest.fixture(scope="session")
 def small_kb(tmp_path_factory) -> Path:
     """The small corpus built once per session (with the real kb/): copy it before damaging it."""

@@ -48,6 +48,25 @@ def run(tmp_path, sources, small_kb):
     return invoke
 
 
+@pytest.fixture(scope="module")
+def added(small_kb, tmp_path_factory):
+    """`ocgkb …` on one knowledge base of the small corpus with the 2026 edition added,
+    shared by the tests that only read it (each addition is a rebuild)."""
+    folder = tmp_path_factory.mktemp("added")
+    db, sources = folder / "kb.sqlite", folder / "sources"
+    shutil.copy(small_kb, db)
+    runner = CliRunner(env={"COLUMNS": None, "OCGKB_SOURCES": str(sources)})
+    where = ["--db", str(db), "--data-dir", str(SMALL), "--kb-dir", str(KB)]
+
+    def invoke(*args: str):
+        result = runner.invoke(main, [*where, *args])
+        assert result.exit_code == 0, result.output
+        return result
+
+    invoke("sources", "add", str(copy_of(NEW, folder)))
+    return invoke
+
+
 def copy_of(edition, tmp_path, name="docs-copy"):
     target = tmp_path / name
     shutil.copytree(edition, target)
@@ -102,8 +121,8 @@ def test_adding_keeps_a_copy_and_the_knowledge_base_answers_from_it(run, sources
     assert "FAQ 104 · 2026-05-01 · https://www.db.yugioh-card.com/" in text
 
 
-def test_a_ruling_in_002_and_in_the_edition_is_one_hit_citing_both(run, tmp_path):
-    run("sources", "add", str(copy_of(NEW, tmp_path)))
+def test_a_ruling_in_002_and_in_the_edition_is_one_hit_citing_both(added):
+    run = added
     hits = json.loads(run("search", "支付cost后发动被无效也不会返还", "--json").stdout)["hits"]
     same = [h for h in hits if "支付cost后发动被无效也不会返还" in h["text"]]
     assert len(same) == 1
@@ -122,19 +141,18 @@ SHARED_QUESTIONS = (
 )
 
 
-def test_an_added_documentation_never_reorders_the_seeds_passages(run, tmp_path):
+def test_an_added_documentation_never_reorders_the_seeds_passages(run, added):
     """The seeds rank by their own statistics: with an edition added, the seeds'
     hits keep the order they had without it, while the edition's come in between
     (a seed's passage the edition repeats may come earlier: it is the edition's too)."""
 
-    def hits(question: str) -> list[dict]:
-        return json.loads(run("search", question, "--json", "-n", "15").stdout)["hits"]
+    def hits(question: str, invoke=run) -> list[dict]:
+        return json.loads(invoke("search", question, "--json", "-n", "15").stdout)["hits"]
 
     before = {q: [h["id"] for h in hits(q)] for q in SHARED_QUESTIONS}
-    run("sources", "add", str(copy_of(NEW, tmp_path)))
     added_shown = 0
     for question in SHARED_QUESTIONS:
-        after = hits(question)
+        after = hits(question, added)
         seeds = [h["id"] for h in after if h["source"]["doc"] != "mini-rules" and not _repeated(h)]
         added_shown += sum(h["source"]["doc"] == "mini-rules" for h in after)
         assert seeds == [pid for pid in before[question] if pid in seeds], question
@@ -157,22 +175,22 @@ def test_the_families_rankings_fill_the_places_a_ranking_of_all_gives_them():
     assert _filled(whole, own, family_of) == [("s1", 0.9), ("a2", 0.8), ("s2", 0.7), ("s3", 0.5)]
 
 
-def test_a_card_page_lists_the_added_rulings_naming_it_newest_first(run, tmp_path):
+def test_a_card_page_lists_the_added_rulings_naming_it_newest_first(run, added):
     before = json.loads(run("card", "效果遮蒙者", "--json").stdout)["rulings"]
-    run("sources", "add", str(copy_of(NEW, tmp_path)))
-    after = json.loads(run("card", "效果遮蒙者", "--json").stdout)["rulings"]
+    after = json.loads(added("card", "效果遮蒙者", "--json").stdout)["rulings"]
     assert len(after) > len(before)
     dated = [h["dates"][0] for h in after if h["dates"]]
     assert dated == sorted(dated, reverse=True) and dated[0] == "2020-04-01"
 
 
-def test_a_card_only_an_added_ruling_names_is_no_longer_unmentioned(run, tmp_path):
-    def notes() -> str:
-        return " ".join(json.loads(run("ask", "效果遮蒙者能连锁增殖的G吗", "--json").stdout).get("notes", []))
+def test_a_card_only_an_added_ruling_names_is_no_longer_unmentioned(run, added):
+    def notes(invoke) -> str:
+        return " ".join(
+            json.loads(invoke("ask", "效果遮蒙者能连锁增殖的G吗", "--json").stdout).get("notes", [])
+        )
 
-    assert "No ruling in the texts mentions 「效果遮蒙者」" in notes()
-    run("sources", "add", str(copy_of(NEW, tmp_path)))
-    assert "效果遮蒙者" not in notes()
+    assert "No ruling in the texts mentions 「效果遮蒙者」" in notes(run)
+    assert "效果遮蒙者" not in notes(added)
 
 
 def test_the_build_report_names_the_card_links_no_card_data_knows(run, tmp_path):

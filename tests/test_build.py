@@ -73,11 +73,11 @@ def test_an_interrupted_build_leaves_the_previous_knowledge_base_usable(small_kb
     assert KnowledgeBase(db).query("SELECT count(*) FROM passages")[0][0] == passages > 40
 
 
-def test_a_changed_source_triggers_a_rebuild(kb_path, tmp_path, corpus_copy):
-    """On the real corpus: the session's build is current for an unchanged copy (the
-    fingerprint hashes the files' names and bytes, not where they are)."""
-    db = tmp_path / "kb.sqlite"
-    shutil.copyfile(kb_path, db)
+def test_a_changed_source_triggers_a_rebuild(small_kb, tmp_path, small_corpus_copy):
+    """The session's build is current for an unchanged copy of its texts (the fingerprint
+    hashes the files' names and bytes, not where they are); a changed source rebuilds."""
+    db, corpus_copy = tmp_path / "kb.sqlite", small_corpus_copy
+    shutil.copyfile(small_kb, db)
     assert is_current(db, corpus_copy, KB)
     target = next(corpus_copy.glob("004_*.txt"))
     target.write_text(target.read_text(encoding="utf-8") + "\n新的一段文字。\n", encoding="utf-8")

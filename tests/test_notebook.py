@@ -56,7 +56,13 @@ def test_the_readme_command_runs_the_notebook_and_leaves_git_status_clean(small_
     command[0] = str(Path(sys.executable).with_name(command[0]))  # this environment's jupyter
     env = {**os.environ, "OCGKB_EXPORT": str(export), "MPLBACKEND": "Agg"}
     # Jupyter's, IPython's and matplotlib's own files in the test's folder, never the user's home.
-    for name in ("JUPYTER_CONFIG_DIR", "JUPYTER_DATA_DIR", "JUPYTER_RUNTIME_DIR", "IPYTHONDIR", "MPLCONFIGDIR"):
+    for name in (
+        "JUPYTER_CONFIG_DIR",
+        "JUPYTER_DATA_DIR",
+        "JUPYTER_RUNTIME_DIR",
+        "IPYTHONDIR",
+        "MPLCONFIGDIR",
+    ):
         env[name] = str(tmp_path / name.lower())
     env.pop("OCGKB_FIGURES", None)
     result = subprocess.run(command, cwd=ROOT, env=env, capture_output=True, text=True, timeout=600)

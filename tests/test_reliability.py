@@ -177,10 +177,9 @@ def damaged_copy(small_kb: Path, tmp_path: Path) -> Path:
     return db
 
 
-def test_a_query_that_meets_damage_rebuilds_once_and_answers(kb_path, tmp_path, monkeypatch):
-    """On the real corpus: the one rebuild for damage that builds the real texts."""
+def test_a_query_that_meets_damage_rebuilds_once_and_answers(small_kb, tmp_path, monkeypatch):
     db = tmp_path / "kb.sqlite"
-    shutil.copy(kb_path, db)
+    shutil.copy(small_kb, db)
     calls = {"n": 0}
     real_query = KnowledgeBase.query
 
@@ -191,7 +190,7 @@ def test_a_query_that_meets_damage_rebuilds_once_and_answers(kb_path, tmp_path, 
         return real_query(self, sql, params)
 
     monkeypatch.setattr(KnowledgeBase, "query", query_once_damaged)
-    result = run(db, "card", "增殖的G", "--json")
+    result = run(db, "--data-dir", str(SMALL), "card", "增殖的G", "--json")
     assert result.exit_code == 0, result.output
     assert "damaged" in result.stderr and "rebuilding" in result.stderr
     assert json.loads(result.stdout)["matches"][0]["name"] == "增殖的G"

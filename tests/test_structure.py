@@ -223,7 +223,9 @@ def test_the_build_report_names_the_fallback_parents(build_report):
     statements with a sub-rule under them still do."""
     assert build_report["fallback_parents"] == []
     _, _, doc = parsed("话题\n\n规则甲。17/3/24\n规则乙。17/3/25\n  • 子规则。\n", "indented")
-    assert doc.fallbacks == ["t/话题/3 (t.txt:5): a sub-rule after several statements: under the paragraph's first"]
+    assert doc.fallbacks == [
+        "t/话题/3 (t.txt:5): a sub-rule after several statements: under the paragraph's first"
+    ]
 
 
 def test_annotated_lines_sit_under_their_true_parent(kb):

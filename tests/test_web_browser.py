@@ -352,7 +352,9 @@ def first_screen_shows(driver: WebDriver, element: WebElement, lines: int = 2) -
     """Whether `element` starts on the first screen, with room for its first `lines`
     lines of text under it (the page as loaded, not scrolled)."""
     top = driver.execute_script("return arguments[0].getBoundingClientRect().top + window.scrollY", element)
-    line = driver.execute_script("return parseFloat(getComputedStyle(arguments[0]).lineHeight) || 24", element)
+    line = driver.execute_script(
+        "return parseFloat(getComputedStyle(arguments[0]).lineHeight) || 24", element
+    )
     return top + lines * line <= PHONE["height"]
 
 

@@ -806,7 +806,7 @@ def assert_answered(response, api: bool) -> None:
         assert response.headers["content-type"] == HTML
 
 
-@settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@settings(max_examples=80, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
 @given(text=RANDOM_TEXT)
 def test_random_text_gets_an_answer_or_a_clean_error(web_client, text):
     for path in ("/api/search", "/api/ask", "/api/card", "/ask"):
