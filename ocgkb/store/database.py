@@ -45,6 +45,9 @@ class Vocabulary(Mapping[str, int]):
         self._connection = connection  # the calling thread's
         self._found: dict[str, int] = {}
         self._missing: OrderedDict[str, None] = OrderedDict()
+        # A server's threads share it: a miss moved to the end by one must not be
+        # dropped by another in between (a KeyError). Held for the bookkeeping, never a read.
+        self._lock = threading.Lock()
 
     def prefetch(self, terms: Iterable[str]) -> None:
         """Look many terms up in one query (SQLite allows 32,766 parameters)."""
@@ -66,17 +69,19 @@ class Vocabulary(Mapping[str, int]):
         if df is not None:
             self._found[term] = df
             return
-        self._missing[term] = None
-        self._missing.move_to_end(term)
-        if len(self._missing) > self.MISSES_KEPT:
-            self._missing.popitem(last=False)
+        with self._lock:
+            self._missing[term] = None
+            self._missing.move_to_end(term)
+            if len(self._missing) > self.MISSES_KEPT:
+                self._missing.popitem(last=False)
 
     def _lookup(self, term: str) -> int | None:
         if term in self._found:
             return self._found[term]
-        if term in self._missing:
-            self._missing.move_to_end(term)
-            return None
+        with self._lock:
+            if term in self._missing:
+                self._missing.move_to_end(term)
+                return None
         row = self._connection().execute("SELECT df FROM vocabulary WHERE term = ?", (term,)).fetchone()
         self._remember(term, row[0] if row else None)
         return row[0] if row else None
