@@ -757,3 +757,38 @@ def test_a_continuous_traps_effect_paid_with_itself_is_not_its_activation():
     text = "只要这张卡在场上存在，自己场上的怪兽的攻击力上升300。对方怪兽的攻击宣言时，可以把这张卡送去墓地，那次攻击无效。"
     effects = read_card_text(text, "continuous_trap")["effects"]
     assert [(e["n"], e["kind"]) for e in effects] == [(0, "activation"), (1, "continuous"), (2, "other")]
+
+
+def test_an_old_texts_sentence_about_this_card_after_a_resolved_effect_is_an_effect_of_its_own():
+    text = "这张卡召唤成功时，可以从自己墓地把1张魔法卡加入手卡。这张卡不能攻击。"
+    assert [(e["n"], e["kind"]) for e in effects(text, "monster")] == [(1, "trigger"), (2, "continuous")]
+    # After 发动。 the next sentence is the resolution, and one that refers back stays too.
+    for text in (
+        "这张卡被送去墓地时，可以发动。这张卡加入手卡。",
+        "这张卡召唤成功时，可以把对方场上1只怪兽破坏。这张卡的攻击力上升那只怪兽的攻击力数值。",
+    ):
+        assert len(effects(text, "monster")) == 1, text
+
+
+def test_a_mandatory_trigger_on_the_opponents_summon_is_a_trigger():
+    effect = effects("①：对方把怪兽特殊召唤的场合发动。自己回复500基本分。", "monster")[0]
+    assert (effect["kind"], effect["optional"], effect["trigger_wording"]) == ("trigger", False, "if")
+    # 把X发动 as the event of a continuous effect is still no activation of this card.
+    lock = effects("①：每次对方把魔法卡发动，给与对方300伤害。", "monster")[0]
+    assert lock["kind"] == "continuous"
+
+
+def test_a_summon_procedure_with_a_note_in_brackets_is_a_summon_condition():
+    text = "「甲」＋「乙」\n把自己场上的上记的卡送去墓地的场合才能从额外卡组特殊召唤（不需要「融合」）。\n①：这张卡特殊召唤的场合才能发动。自己抽1张。"
+    assert [(e["n"], e["kind"]) for e in effects(text, "monster")] == [
+        (0, "summon_condition"),
+        (1, "trigger"),
+    ]
+
+
+def test_an_equip_spells_restriction_is_said_of_its_activation():
+    text = "「甲」怪兽才能装备。①：装备怪兽的攻击力上升500。"
+    assert [(e["n"], e["kind"]) for e in effects(text, "equip_spell")] == [
+        (0, "activation"),
+        (1, "continuous"),
+    ]

@@ -85,6 +85,8 @@ MANDATORY = re.compile(r"(?<!才能)(?<!可以)(?<!这张卡)(?<!此卡)会?发�
 # An event condition: …时 (when) or …的场合 / 的情况下 (if), just before the
 # comma, the activation or the resolution.
 EVENT = re.compile(r"(时|的场合|的情况下|之际)(?=[，,]|才能|可以|会?发动|$)")
+# A clause ending on its event: 对方把怪兽召唤的场合 (发动) is a trigger, not 把X发动.
+EVENT_END = re.compile(r"(?:时|的场合|的情况下)$")
 # "…存在的场合" and the like name a state the game is in, not an event.
 STATE = re.compile(r"(?:存在|没有|只有|以下|以上|在墓地|在手卡|在场上|表示|不存在)$")
 # What happens in an event's clause (召唤, 被破坏, 送去墓地 …); a clause with
@@ -189,7 +191,7 @@ PHASE = re.compile(r"(?:准备|结束)阶段(?:[，,]|$)|伤害计算后")
 # 可以 granting a permission (an extra summon, attacking, a substitute) is no activation.
 OLD_OPTIONAL = re.compile(
     r"(?<!不)可以(?![^。]*?(?:通常召唤|上级召唤|作召唤|不用解放|攻击(?!力)|代替|作为[^。]*使用|当作(?!装备卡)|表示形式|从手卡发动))"
-    r"(?!(?:从[^。，把将]*)?特殊召唤(?:。|$))"  # the card's own summon procedure: no activation
+    r"(?!(?:从[^。，把将]*)?特殊召唤(?:（[^）]*）)?(?:。|$))"  # the card's own summon procedure: no activation
 )
 # A summon condition speaks of this card's own summoning; a lock on the player
 # (这个回合自己不能特殊召唤) is not one.
@@ -198,7 +200,7 @@ OLD_OPTIONAL = re.compile(
 SUMMON_CONDITION = re.compile(
     r"^(?:这张卡|此卡)(?:不能通常召唤|只能用|不能特殊召唤|必须用)|^不能通常召唤"
     r"|(?:^|。)(?:这张卡|此卡)[^。，]*不能特殊召唤(?:。|$)|降临(?:。|$)"
-    r"|(?:才能|可以)(?:从[^。，把将]*)?特殊召唤(?:。|$)"
+    r"|(?:才能|可以)(?:从[^。，把将]*)?特殊召唤(?:（[^）]*）)?(?:。|$)"
     r"|^(?![^。]*(?:发动|场合|时|才能|可以))[^。]*(?:[＋+][^。]*|×\d{1,2}|\d只以上)。?$"
 )
 # A limit by card name per duel (在决斗中只能使用1次) is no once-per-turn limit.
@@ -220,6 +222,12 @@ COST_START = re.compile(r"从[^，把将]*?(?=把|将|丢弃|解放)|把|将|支
 OPENS_EFFECT = re.compile(
     r"才能发动|可以发动|^只要|^1回合1次|^反转|^此外，|^可以|^(?!那|这个效果)[^。]{0,40}?(?:时|的场合|的情况下)，"
 )
+
+
+# An equip spell's restriction on what it equips, said of its activation.
+EQUIP_ONLY = re.compile(r"(?:才能|只能|才可以|仅能)装备")
+# A sentence about this card that does not refer back to an effect just read.
+STATE_OF_THIS_CARD = re.compile(r"(?:这张卡|此卡)(?!的效果)(?![^。]*(?:那|这个效果|此时|因此|这些))")
 
 
 def read_card_text(text: str, card_kind: str | None = None) -> dict:
@@ -363,11 +371,18 @@ def _split_unnumbered(sentences: list[str]) -> list[tuple[int, str]]:
     pieces += [(0, s) for s in opening if not SUMMON_CONDITION.search(s)]
     effects: list[str] = []
     for sentence in (s for s in sentences if s not in opening):
-        if effects and not OPENS_EFFECT.search(sentence):
+        if effects and not OPENS_EFFECT.search(sentence) and not _new_state(effects[-1], sentence):
             effects[-1] += sentence
         else:
             effects.append(sentence.removeprefix("此外，"))  # 此外 (また) only says another effect begins
     return [p for p in pieces if p[1]] + [(n, e) for n, e in enumerate(effects, 1)]
+
+
+def _new_state(effect: str, sentence: str) -> bool:
+    """Whether `sentence` states something of this card on its own (这张卡不能直接攻击)
+    after an effect whose resolution is already said: an old text's next effect, not
+    the rest of the last one (which follows its 发动。, or refers back to it: 那…)."""
+    return not re.search(r"发动。$", effect) and bool(STATE_OF_THIS_CARD.match(sentence))
 
 
 def _activation_stretch(body: str) -> tuple[str, str] | None:
@@ -382,7 +397,7 @@ def _activation_stretch(body: str) -> tuple[str, str] | None:
         # 对方不能把魔法卡发动: a lock forbidding an activation is no activation;
         # 每次自己把魔法卡发动，…: another card's activation, the event of a continuous effect.
         clause = head[: match.start()].split("，")[-1] if match else ""
-        if pattern is MANDATORY and re.search(r"把|^每次|^每当", clause):
+        if pattern is MANDATORY and re.search(r"把|^每次|^每当", clause) and not EVENT_END.search(clause):
             continue
         if match and not re.search(r"不能|不可以|不会", clause):
             return head[: match.start()], match.group(0) if pattern is ACTIVATE else "发动"
@@ -713,8 +728,11 @@ def _is_the_activation(effect: dict, card_kind: str) -> bool:
     """Whether an effect is the card's activation by its card type: a normal,
     quick-play or ritual spell's or a normal or counter trap's first effect is;
     a continuous trap's first activated effect that is not once per turn (its
-    later effects are); a continuous, field or equip spell's only by its words."""
-    if card_kind in ("continuous_spell", "field_spell", "equip_spell"):
+    later effects are); an equip spell's unnumbered "…才能装备" (whom it equips);
+    a continuous or field spell's only by its words."""
+    if card_kind == "equip_spell":  # 「X」怪兽才能装备: whom its activation may equip
+        return effect["n"] == 0 and bool(EQUIP_ONLY.search(effect["text"]))
+    if card_kind in ("continuous_spell", "field_spell"):
         return False
     if card_kind == "continuous_trap":
         # Nor one that pays with the card itself (把这张卡送去墓地): it is on the field already.
