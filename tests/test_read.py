@@ -792,3 +792,19 @@ def test_an_equip_spells_restriction_is_said_of_its_activation():
         (0, "activation"),
         (1, "continuous"),
     ]
+
+
+def test_a_quick_effect_in_the_opponents_turn_in_either_wording():
+    for wording in ("这个效果在对方回合也能发动。", "此效果在对方回合也可以发动。"):
+        text = "①：1回合1次，以场上1张卡为对象才能发动。那张卡破坏。" + wording
+        effect = effects(text, "monster")[0]
+        assert (effect["kind"], effect["spell_speed"]) == ("quick", 2), wording
+
+
+def test_an_old_event_after_its_limit_is_a_trigger_with_the_limit():
+    text = "只要这张卡在场上存在，自己场上的怪兽的守备力上升300。1回合1次，自己场上的怪兽被选择作为攻击对象时，可以让那次攻击无效。"
+    read = effects(text, "continuous_trap")
+    last = read[-1]
+    assert (last["n"], last["trigger_wording"], last["optional"]) == (2, "when", True)
+    assert last["condition"] == "自己场上的怪兽被选择作为攻击对象时" and last["once_per_turn"] == "this_card"
+    assert read[0]["kind"] == "activation"  # the limited effect is not the card's activation

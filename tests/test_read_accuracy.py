@@ -42,14 +42,23 @@ def test_the_held_out_chinese_texts_are_read_as_annotated():
     assert not under, (under, misses)
 
 
-def test_the_other_translation_styles_are_read_at_least_as_well_as_measured():
-    """heldout6 (ygopro, other community and old wordings; issue 32) does not reach
-    the targets yet: a floor at the figures measured, so a regression shows."""
-    shares, total, misses = scorer.score(rows("heldout6.jsonl", "zh"))
+# heldout6 and heldout7 (ygopro, other community and old wordings; issue 32) do not
+# reach the targets yet, mostly where their annotators' conventions differ from the
+# older sets' (a spell's lasting effect `other`, a bare activation's optional null, an
+# old 选择 not a target): a floor at the figures measured, so a regression shows.
+FLOORS = {
+    "heldout6.jsonl": {"kind": 0.9, "spell_speed": 0.97, "once_per_turn": 0.97, "optional": 0.92,
+                       "can_miss_timing": 0.97, "targets": 0.97, "cost": 0.98, "condition": 0.97},
+    "heldout7.jsonl": {"kind": 0.93, "spell_speed": 0.93, "once_per_turn": 0.98, "optional": 0.89,
+                       "can_miss_timing": 0.98, "targets": 0.92, "cost": 0.98, "condition": 0.98},
+}  # fmt: skip
+
+
+@pytest.mark.parametrize("name", list(FLOORS))
+def test_the_other_translation_styles_are_read_at_least_as_well_as_measured(name):
+    shares, total, misses = scorer.score(rows(name, "zh"))
     assert total == 78
-    floors = {"kind": 0.83, "spell_speed": 0.93, "once_per_turn": 0.94, "optional": 0.89}
-    floors |= {"can_miss_timing": 0.9, "targets": 0.94, "cost": 0.96, "condition": 0.93}
-    below = {f: round(shares[f], 3) for f, floor in floors.items() if shares[f] < floor}
+    below = {f: round(shares[f], 3) for f, floor in FLOORS[name].items() if shares[f] < floor}
     assert not below, (below, misses)
 
 

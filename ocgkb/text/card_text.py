@@ -96,6 +96,8 @@ HAPPENING = re.compile(
     r"|攻击|开始|结束|变更|变成|盖放|放置|移动|装备|战斗|回复|支付|返回|里侧|表侧|翻开|确认"
     r"|准备阶段|结束阶段"  # a phase comes: 自己的准备阶段时，…
 )
+# A limit said first: 1回合1次，…
+ONCE_FIRST = re.compile(r"^(?:1|一)回合(?:1|一)次[，,]")
 # An old text's event condition, without 发动: "此卡被破坏时，可以…".
 OLD_EVENT = re.compile(r"^((?!只要)[^。，]*?(?:时|的场合|的情况下))[，,]")
 # The card's own activation, said: 把这张卡发动, 将此卡发动, 这张卡的发动 (and
@@ -134,7 +136,9 @@ THIS_CARD_ONCE = re.compile(
 # Both players' standby or end phase is a trigger's time (PHASE), not a quick effect's.
 # An old text's limit said after the effect: 这个效果1回合只能使用1次.
 ONCE_AFTER = re.compile(rf"(?:这个|此)效果(?:在)?(?:1|每|一)回合{ONLY}(?:使用)?(?:1|一)次")
-QUICK = re.compile(r"诱发即时|对方回合也能发动|自己[·・]对方回合|自己[·・]对方的(?!准备|结束)|双方回合")
+QUICK = re.compile(
+    r"诱发即时|对方回合也(?:能|可以|可)发动|自己[·・]对方回合|自己[·・]对方的(?!准备|结束)|双方回合"
+)
 # A time no ignition effect can use (the opponent's turn, the battle phase):
 # an effect activated then, waiting on no event, is a quick effect.
 QUICK_TIME = re.compile(r"对方回合|对方(?:的)?(?:主要|战斗)阶段|战斗阶段|伤害步骤(?!开始时)|伤害计算(?!后)")
@@ -403,14 +407,19 @@ def _activation_stretch(body: str) -> tuple[str, str] | None:
             return head[: match.start()], match.group(0) if pattern is ACTIVATE else "发动"
     if SUMMON_CONDITION.search(head):  # a summon procedure (…可以从手卡特殊召唤) is not activated
         return None
-    old = OLD_EVENT.match(head) if "代替" not in head else None  # a replacement is not activated
+    # An old text's event after its limit (1回合1次，…时，可以…): the event read past the
+    # limit, the limit kept in the stretch.
+    limit = ONCE_FIRST.match(head)
+    limit_text = limit.group(0) if limit else ""
+    unlimited = head[len(limit_text) :]
+    old = OLD_EVENT.match(unlimited) if "代替" not in head else None  # a replacement is not activated
     if old:  # an old text: "…时，可以…" is optional, "…时，…" mandatory
-        rest = head[old.end() :]
+        rest = unlimited[old.end() :]
         if rest.startswith("可以"):  # its cost may follow 可以: 可以把…除外，…
-            return _old_stretch(old.group(1), rest[2:]), "可以"
+            return limit_text + _old_stretch(old.group(1), rest[2:]), "可以"
         if "可以" not in rest and not _is_event(old.group(1)):
             return None  # a state and what holds in it (没有…的场合，不能攻击): continuous
-        return old.group(1), "可以" if "可以" in rest else "发动"
+        return limit_text + old.group(1), "可以" if "可以" in rest else "发动"
     optional = OLD_OPTIONAL.search(head)
     if optional:  # an old optional effect with no event: what stands before 可以, and its cost
         return _old_stretch(head[: optional.start()], head[optional.end() :]), "可以"
