@@ -151,7 +151,7 @@ class KnowledgeBase:
         except AttributeError:
             self._local.conn = connect_read_only(self.path)
             self._local.conn.row_factory = sqlite3.Row
-            self._local.conn.set_progress_handler(_past_deadline, PROGRESS_EVERY)
+            self._local.conn.set_progress_handler(past_deadline, PROGRESS_EVERY)
             return self._local.conn
 
     @conn.setter
@@ -258,13 +258,10 @@ def deadline(at: float) -> Iterator[None]:
 
 
 def past_deadline() -> bool:
-    """Whether this thread's deadline has passed (False without one)."""
+    """Whether this thread's deadline has passed (False without one); as SQLite's
+    progress handler, True stops the statement."""
     at = getattr(_deadlines, "at", None)
     return at is not None and time.monotonic() > at
-
-
-def _past_deadline() -> int:
-    return 1 if past_deadline() else 0
 
 
 def like_literal(text: str) -> str:

@@ -5,7 +5,6 @@ what the error carries besides (an unknown card's nearest names)."""
 from __future__ import annotations
 
 from collections.abc import Callable
-from functools import partial
 from string import Template
 
 from starlette.datastructures import State
@@ -240,14 +239,12 @@ async def api_changes(request: Request) -> JSON:
     """
     only = request.query_params.get("only")
     source = request.query_params.get("source")
-    view = partial(
-        last_changes_view,
-        request.app.state.kb,
-        params.checked(only, "only") if only is not None else None,
-        params.date(request, "since"),
-        params.checked(source, "source") if source is not None else None,
+    only = params.checked(only, "only") if only is not None else None
+    source = params.checked(source, "source") if source is not None else None
+    since = params.date(request, "since")
+    return JSON(
+        await off_loop(request, LOOKUPS, last_changes_view, request.app.state.kb, only, since, source)
     )
-    return JSON(await off_loop(request, LOOKUPS, view))
 
 
 schemas = SchemaGenerator(

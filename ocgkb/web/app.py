@@ -29,7 +29,7 @@ from ocgkb.web.cors import ShareReadApi
 from ocgkb.web.hosts import AllowedHosts
 from ocgkb.web.kb_watch import Watch, WatchMiddleware, unavailable
 from ocgkb.web.limits import DEADLINE_VARIABLE, Limits
-from ocgkb.web.offload import TooSlow, pools
+from ocgkb.web.offload import pools
 from ocgkb.web.static_files import HashedStaticFiles
 
 GZIP_FROM_BYTES = 1000  # below about a packet, compressing saves no round trip
@@ -77,16 +77,15 @@ async def ocgkb_error(request: Request, exc: Exception) -> Response:
     visitor is told it is ours, never shown a traceback."""
     assert isinstance(exc, OcgkbError)
     message = str(exc).splitlines()[0] if str(exc) else type(exc).__name__
-    if isinstance(exc, TooSlow):  # logged where it was noticed
-        response = _error(request, exc.http_status, message)
-        response.headers["retry-after"] = "1"
-        return response
-    if exc.http_status >= 500:
+    if exc.http_status == 500:
         log.error("%s on %s: %s", type(exc).__name__, request.url.path, message)
         return _error(
             request, exc.http_status, "something is wrong in the site's own data; the error is logged"
         )
-    return _error(request, exc.http_status, message, getattr(exc, "detail", None))
+    response = _error(request, exc.http_status, message, getattr(exc, "detail", None))
+    if retry_after := getattr(exc, "retry_after", None):  # a busy moment (offload.TooSlow)
+        response.headers["retry-after"] = retry_after
+    return response
 
 
 async def http_error(request: Request, exc: Exception) -> Response:

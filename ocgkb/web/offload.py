@@ -42,6 +42,7 @@ class TooSlow(OcgkbError):
     """A request that passed its deadline: 503, try again."""
 
     http_status = 503
+    retry_after = "1"
 
 
 def pools() -> dict[str, anyio.CapacityLimiter]:
@@ -62,11 +63,7 @@ async def off_loop(request: Request, pool: str, work: Callable[..., T], *args: o
                 limiter=state.pools[pool],
                 abandon_on_cancel=True,  # its reads stop at the same deadline
             )
-    except TimeoutError:
-        raise _too_slow(request, seconds) from None
-    except sqlite3.OperationalError:
-        if time.monotonic() < at:
-            raise
+    except TimeoutError:  # waiting or running past it, or its reads interrupted (`_within`)
         raise _too_slow(request, seconds) from None
 
 

@@ -123,11 +123,11 @@ async def read(request: Request) -> Response:
     if request.method != "POST":
         return await off_loop(request, LOOKUPS, page, request, "read.html")
     text, card = await params.read_form(request, READ_BODY_BYTES)
-    return await off_loop(request, QUESTIONS, _text_read, request, {"text": text, "card": card})
+    return await off_loop(request, QUESTIONS, _text_read, request, text, card)
 
 
-def _text_read(request: Request, form: dict) -> Response:
-    text, card = form["text"], form["card"]
+def _text_read(request: Request, text: str, card: str | None) -> Response:
+    form = {"text": text, "card": card}
     try:
         view = read_view(request.app.state.kb, text, card)
     except OcgkbError as exc:
